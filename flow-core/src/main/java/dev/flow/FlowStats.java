@@ -1,0 +1,80 @@
+package dev.flow;
+
+/**
+ * A snapshot of a {@link FlowScheduler}'s counters. Gauges ({@link #active()}, {@link #running()},
+ * {@link #suspended()}, {@link #queued()}) are back to zero when nothing is left to run.
+ */
+public final class FlowStats {
+
+    private final long started;
+    private final long completed;
+    private final long failed;
+    private final long resumed;
+    private final long active;
+    private final long running;
+    private final long suspended;
+    private final long queued;
+
+    FlowStats(long[] c) {
+        this.started = c[0];
+        this.completed = c[1];
+        this.failed = c[2];
+        this.resumed = c[3];
+        this.active = c[4];
+        this.running = c[5];
+        this.suspended = c[6];
+        this.queued = c[7];
+    }
+
+    /** Flows submitted so far. */
+    public long started() {
+        return started;
+    }
+
+    /** Flows that returned normally. */
+    public long completed() {
+        return completed;
+    }
+
+    /** Flows that ended with an exception. */
+    public long failed() {
+        return failed;
+    }
+
+    /** Times a suspended flow was resumed (equal to the number of suspensions once idle). */
+    public long resumed() {
+        return resumed;
+    }
+
+    /** Flows started and not yet ended. */
+    public long active() {
+        return active;
+    }
+
+    /** Flows executing on a worker right now. */
+    public long running() {
+        return running;
+    }
+
+    /** Flows suspended, waiting for an operation to complete. */
+    public long suspended() {
+        return suspended;
+    }
+
+    /** Flows ready to run, waiting for a worker. */
+    public long queued() {
+        return queued;
+    }
+
+    /** Whether no flow is active, running, suspended or queued. */
+    public boolean isIdle() {
+        return active == 0 && running == 0 && suspended == 0 && queued == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "FlowStats[started=" + started + ", completed=" + completed + ", failed=" + failed
+                + ", resumed=" + resumed + ", active=" + active + ", running=" + running
+                + ", suspended=" + suspended + ", queued=" + queued + "]";
+    }
+}

@@ -1,0 +1,148 @@
+package dev.flow.internal;
+
+import dev.flow.UnsuspendableFrameException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Marks stretches of a flow during which it must not suspend because a frame on its stack cannot be
+ * captured (a JDK callback, reflection, a constructor, a held monitor).
+ *
+ * <p>The class loader brackets such stretches with {@link #enter(int)} and {@link #exit(int)}, naming
+ * a call site registered with {@link #register}. An await inside a bracket blocks the thread and logs
+ * one warning per site (lenient sites) or throws {@link UnsuspendableFrameException} (strict sites).
+ * Thread-safe; the brackets cost one thread-local lookup and run only at such sites.
+ */
+public final class Pins {
+
+    /** Returned by {@link #enter(int)} outside any flow. */
+    public static final int NO_FLOW = Integer.MIN_VALUE;
+    /** The pin state of a flow that is not pinned. */
+    public static final int NOT_PINNED = -1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pins.class);
+    private static final List<Site> SITES = new ArrayList<>();
+
+    private Pins() {
+    }
+
+    /** Why a stretch of code cannot suspend. */
+    public enum Reason {
+        /** A {@code synchronized} method holds its monitor. */
+        SYNCHRONIZED_METHOD("a synchronized method holds its monitor"),
+        /** A {@code synchronized} block holds a monitor. */
+        MONITOR("a synchronized block holds a monitor"),
+        /** Constructors are never instrumented. */
+        CONSTRUCTOR("constructors cannot be suspended"),
+        /** Static initializers are never instrumented. */
+        STATIC_INITIALIZER("static initializers cannot be suspended"),
+        /** The method is called back by code outside the instrumented scope, e.g. the JDK. */
+        CALLBACK("it is called back through an uninstrumented frame (a JDK or out-of-scope caller)"),
+        /** Reflective calls cannot be captured. */
+        REFLECTION("reflective calls cannot be captured"),
+        /** The flow's task was not loaded through a ContinuationClassLoader. */
+        NOT_INSTRUMENTED("the flow's task was not loaded through a ContinuationClassLoader");
+
+        private final String text;
+
+        Reason(String text) {
+            this.text = text;
+        }
+
+        /** A short explanation. */
+        public String text() {
+            return text;
+        }
+    }
+
+    private static final class Site {
+        final String where;
+        final Reason reason;
+        final boolean strict;
+        final AtomicBoolean warned = new AtomicBoolean();
+
+        Site(String where, Reason reason, boolean strict) {
+            this.where = where;
+            this.reason = reason;
+            this.strict = strict;
+        }
+
+        String message() {
+            return "cannot suspend at " + where + ": " + reason.text();
+        }
+    }
+
+    /**
+     * Registers a site and returns its id.
+     *
+     * @param className binary class name
+     * @param method method name and descriptor
+     * @param line source line, or -1
+     * @param reason why the site cannot suspend
+     * @param strict throw instead of blocking
+     */
+    public static synchronized int register(String className, String method, int line, Reason reason, boolean strict) {
+        String where = className + "." + method + (line > 0 ? " (line " + line + ")" : "");
+        SITES.add(new Site(where, reason, strict));
+        return SITES.size() - 1;
+    }
+
+    private static synchronized Site site(int id) {
+        return SITES.get(id);
+    }
+
+    /** Starts a pinned stretch at {@code site}; returns the state to pass to {@link #exit(int)}. */
+    public static int enter(int site) {
+        FlowState f = FlowState.current();
+        if (f == null) {
+            return NO_FLOW;
+        }
+        int prev = f.pinSite;
+        f.pinSite = site;
+        return prev;
+    }
+
+    /** Ends a pinned stretch begun by {@link #enter(int)}. */
+    public static void exit(int prev) {
+        if (prev == NO_FLOW) {
+            return;
+        }
+        FlowState f = FlowState.current();
+        if (f != null) {
+            f.pinSite = prev;
+        }
+    }
+
+    /**
+     * Called when a pinned flow would suspend: throws for a strict site, else warns once per site.
+     */
+    static void onPinnedAwait(int id) {
+        Site s = site(id);
+        if (s.strict) {
+            throw new UnsuspendableFrameException(s.message());
+        }
+        if (s.warned.compareAndSet(false, true)) {
+            LOG.warn("{}; blocking the worker thread instead", s.message());
+        }
+    }
+
+    private static final ClassValue<Integer> NOT_INSTRUMENTED_SITES = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> type) {
+            return register(type.getName(), "call/run", -1, Reason.NOT_INSTRUMENTED, false);
+        }
+    };
+
+    /** The lenient site used for flows whose task class was not instrumented. */
+    static int notInstrumentedSite(Class<?> taskType) {
+        return NOT_INSTRUMENTED_SITES.get(taskType);
+    }
+
+    /** The message of a registered site (for tests and diagnostics). */
+    public static String describe(int id) {
+        return site(id).message();
+    }
+}

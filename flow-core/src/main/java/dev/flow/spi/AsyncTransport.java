@@ -1,0 +1,56 @@
+package dev.flow.spi;
+
+import dev.flow.Transport;
+import java.io.IOException;
+
+/**
+ * The non-blocking side of a {@link Transport}, which lets a suspended flow wait for I/O instead of
+ * blocking a thread.
+ *
+ * <p>Implement it in a transport so that its blocking methods become real suspension points in
+ * continuation mode. The blocking methods of {@link Transport} must behave like the loops Flow runs
+ * over these primitives: poll, and if nothing is there, wait for {@link #inputReady()}.
+ */
+public interface AsyncTransport extends Transport {
+
+    /**
+     * Returns the next complete line if one is buffered, or {@code null}. At end of stream it
+     * returns a trailing unterminated line once, then {@code null} with {@link #isInputClosed()}.
+     *
+     * @throws dev.flow.LineTooLongException if the buffered line exceeds the limit
+     * @throws IOException if the connection failed
+     */
+    String pollLine() throws IOException;
+
+    /**
+     * Copies buffered bytes without waiting.
+     *
+     * @return bytes copied, 0 if none are buffered, -1 at end of stream
+     */
+    int pollRead(byte[] dst, int off, int len) throws IOException;
+
+    /** Returns whether the input has ended (the peer closed or the transport failed or closed). */
+    boolean isInputClosed();
+
+    /**
+     * Returns something that completes when more input (or end of stream) may be available. Already
+     * complete if input arrived since the last poll.
+     */
+    Awaitable inputReady();
+
+    /** Queues a line and returns the completion of its write. */
+    Awaitable writeLineAsync(String line) throws IOException;
+
+    /** Queues bytes and returns the completion of their write. */
+    Awaitable writeAsync(byte[] src, int off, int len) throws IOException;
+
+    /** Returns something that completes when everything queued so far has been written. */
+    Awaitable flushAsync() throws IOException;
+
+    /**
+     * Rethrows the failure of a completed write, if it failed.
+     *
+     * @throws IOException the write's failure
+     */
+    void checkWrite(Awaitable write) throws IOException;
+}

@@ -1,0 +1,119 @@
+package dev.flow.spi;
+
+import java.util.Objects;
+
+/**
+ * A blocking method that the {@code ContinuationClassLoader} turns into a suspension point.
+ *
+ * <p>A call site matches when the method name and parameter types are equal and the call's owner is
+ * {@link #owner()} or one of its subtypes (return types are ignored, so covariant overrides such as
+ * MINA's {@code ConnectFuture.await()} match too). A matching call is rewritten as described by its
+ * {@link Kind}.
+ */
+public final class SuspensionPoint {
+
+    /** How a matching call site is rewritten. */
+    public enum Kind {
+        /**
+         * The receiver is a future-like object with an {@link AwaitableAdapter}: the flow waits
+         * until it is done, then the original call runs (and returns at once). Only for methods
+         * without parameters.
+         */
+        AWAIT_RECEIVER,
+        /**
+         * The call is replaced by a static call to {@link #replacementOwner()}.{@link
+         * #replacementName()}, taking the receiver (for instance methods) followed by the
+         * original arguments. The replacement must be suspendable: Flow's own, or in a package the
+         * class loader includes.
+         */
+        STATIC
+    }
+
+    private final String owner;
+    private final String name;
+    private final String descriptor;
+    private final Kind kind;
+    private final String replacementOwner;
+    private final String replacementName;
+    private final String replacementDescriptor;
+
+    private SuspensionPoint(String owner, String name, String descriptor, Kind kind,
+                            String replacementOwner, String replacementName, String replacementDescriptor) {
+        this.owner = Objects.requireNonNull(owner, "owner");
+        this.name = Objects.requireNonNull(name, "name");
+        this.descriptor = Objects.requireNonNull(descriptor, "descriptor");
+        this.kind = kind;
+        this.replacementOwner = replacementOwner;
+        this.replacementName = replacementName;
+        this.replacementDescriptor = replacementDescriptor;
+    }
+
+    /**
+     * A parameterless method of a future-like type: await the receiver, then call the original.
+     *
+     * @param owner internal name of the declaring type, e.g. {@code java/util/concurrent/Future}
+     * @param name method name, e.g. {@code get}
+     * @param descriptor method descriptor, e.g. {@code ()Ljava/lang/Object;}
+     */
+    public static SuspensionPoint awaitReceiver(String owner, String name, String descriptor) {
+        if (!descriptor.startsWith("()")) {
+            throw new IllegalArgumentException("descriptor: " + descriptor + " (expected: no parameters for AWAIT_RECEIVER)");
+        }
+        return new SuspensionPoint(owner, name, descriptor, Kind.AWAIT_RECEIVER, null, null, null);
+    }
+
+    /**
+     * A method replaced by a static method taking the receiver (unless the method is static) and
+     * the original arguments.
+     */
+    public static SuspensionPoint replaceWithStatic(String owner, String name, String descriptor,
+                                                    String replacementOwner, String replacementName,
+                                                    String replacementDescriptor) {
+        Objects.requireNonNull(replacementOwner, "replacementOwner");
+        Objects.requireNonNull(replacementName, "replacementName");
+        Objects.requireNonNull(replacementDescriptor, "replacementDescriptor");
+        return new SuspensionPoint(owner, name, descriptor, Kind.STATIC,
+                replacementOwner, replacementName, replacementDescriptor);
+    }
+
+    /** Internal name of the type that declares the blocking method. */
+    public String owner() {
+        return owner;
+    }
+
+    /** Name of the blocking method. */
+    public String name() {
+        return name;
+    }
+
+    /** Descriptor of the blocking method. */
+    public String descriptor() {
+        return descriptor;
+    }
+
+    /** How call sites are rewritten. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** For {@link Kind#STATIC}: internal name of the replacement's class. */
+    public String replacementOwner() {
+        return replacementOwner;
+    }
+
+    /** For {@link Kind#STATIC}: the replacement's name. */
+    public String replacementName() {
+        return replacementName;
+    }
+
+    /** For {@link Kind#STATIC}: the replacement's descriptor. */
+    public String replacementDescriptor() {
+        return replacementDescriptor;
+    }
+
+    @Override
+    public String toString() {
+        return owner + "." + name + descriptor + (kind == Kind.STATIC
+                ? " -> " + replacementOwner + "." + replacementName + replacementDescriptor : " -> await receiver");
+    }
+}
