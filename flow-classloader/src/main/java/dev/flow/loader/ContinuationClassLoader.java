@@ -1,0 +1,320 @@
+package dev.flow.loader;
+
+import dev.flow.loader.internal.BuiltinSuspensionPoints;
+import dev.flow.loader.internal.EngineBridge;
+import dev.flow.loader.internal.Instrumenter;
+import dev.flow.spi.SuspensionPoint;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.BasicVerifier;
+
+/**
+ * Loads the classes of chosen packages so that their blocking calls become suspension points,
+ * without annotations and without source changes.
+ *
+ * <p>It reads every class of the included packages, finds the calls to blocking methods ({@link
+ * dev.flow.Transport}'s, {@code Future.get}, {@code CompletableFuture.join}, {@code Thread.sleep},
+ * {@code Flow.await}, MINA's {@code IoFuture.await*} when that module is present, and those added
+ * with {@link Builder#suspensionPoint}), infers which methods can reach one, and instruments only
+ * those; every other class and method is left as it was. Classes outside the included packages
+ * come from the parent loader.
+ *
+ * <p>A suspension that would cross a frame that cannot be captured (a JDK callback such as {@code
+ * List.forEach}, reflection, a constructor, a held monitor) blocks the worker thread instead and
+ * logs one warning per call site, or, with {@link Builder#strict(boolean) strict(true)}, throws
+ * {@link dev.flow.UnsuspendableFrameException}.
+ *
+ * <p>Parallel-capable: classes are defined under one lock per class name.
+ *
+ * <pre>{@code
+ * ContinuationClassLoader loader = ContinuationClassLoader.builder().include("com.example.protocol").build();
+ * Callable<?> client = loader.newInstance(Callable.class, "com.example.protocol.Client", transport);
+ * scheduler.submit(client);
+ * }</pre>
+ */
+public final class ContinuationClassLoader extends ClassLoader {
+
+    static {
+        registerAsParallelCapable();
+    }
+
+    private static final Pattern PACKAGE = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
+    private static final List<String> RUNTIME_PACKAGES = List.of(
+            "dev.flow", "dev.flow.internal", "dev.flow.spi", "dev.flow.loader", "dev.flow.loader.internal", "dev.flow.mina",
+            "org.apache.commons.javaflow", "org.objectweb.asm", "net.tascalate", "org.apache.mina", "org.slf4j");
+
+    private final List<String> includes;
+    private final List<String> excludes;
+    private final boolean strict;
+    private final Instrumenter instrumenter;
+    private final EngineBridge engine;
+
+    private ContinuationClassLoader(Builder b) {
+        super("flow-continuations", b.parent);
+        this.includes = List.copyOf(b.includes);
+        this.excludes = List.copyOf(b.excludes);
+        this.strict = b.strict;
+        List<SuspensionPoint> points = new ArrayList<>(BuiltinSuspensionPoints.all(b.parent));
+        points.addAll(b.points);
+        Set<String> classes = Instrumenter.scan(b.parent, includes, excludes);
+        this.instrumenter = new Instrumenter(b.parent, classes, points, strict);
+        this.engine = new EngineBridge(instrumenter, b.parent);
+    }
+
+    /** Returns a builder. At least one package must be included. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The included packages. */
+    public List<String> includes() {
+        return includes;
+    }
+
+    /** Whether unsuspendable frames throw instead of blocking. */
+    public boolean isStrict() {
+        return strict;
+    }
+
+    /**
+     * Loads {@code className} through this loader and creates an instance with the constructor that
+     * accepts {@code args}.
+     *
+     * @throws IllegalArgumentException if the class is not in an included package, is not a {@code
+     *     type}, or has no matching constructor
+     * @throws InstrumentationException if the class cannot be instrumented
+     */
+    public <T> T newInstance(Class<T> type, String className, Object... args) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(className, "className");
+        if (!instrumenter.defines(className.replace('.', '/'))) {
+            throw new IllegalArgumentException("className: " + className + " (expected: a class in an included package "
+                    + includes + ")");
+        }
+        Class<?> c;
+        try {
+            c = loadClass(className);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("className: " + className + " (expected: a class that exists)", e);
+        }
+        if (!type.isAssignableFrom(c)) {
+            throw new IllegalArgumentException("className: " + className + " (expected: a subtype of " + type.getName() + ")");
+        }
+        for (Constructor<?> k : c.getDeclaredConstructors()) {
+            if (matches(k.getParameterTypes(), args)) {
+                try {
+                    k.setAccessible(true);
+                    return type.cast(k.newInstance(args));
+                } catch (InvocationTargetException e) {
+                    Throwable t = e.getCause();
+                    if (t instanceof RuntimeException) {
+                        throw (RuntimeException) t;
+                    }
+                    if (t instanceof Error) {
+                        throw (Error) t;
+                    }
+                    throw new IllegalStateException("constructor of " + className + " failed", t);
+                } catch (InstantiationException | IllegalAccessException e) {
+                    throw new IllegalArgumentException("className: " + className + " (expected: an instantiable class)", e);
+                }
+            }
+        }
+        throw new IllegalArgumentException("className: " + className + " (expected: a constructor accepting "
+                + args.length + " argument(s) of the given types)");
+    }
+
+    private static boolean matches(Class<?>[] params, Object[] args) {
+        if (params.length != args.length) {
+            return false;
+        }
+        for (int i = 0; i < params.length; i++) {
+            Class<?> p = params[i].isPrimitive() ? box(params[i]) : params[i];
+            if (args[i] != null && !p.isInstance(args[i])) {
+                return false;
+            }
+            if (args[i] == null && params[i].isPrimitive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Class<?> box(Class<?> p) {
+        if (p == int.class) return Integer.class;
+        if (p == long.class) return Long.class;
+        if (p == boolean.class) return Boolean.class;
+        if (p == double.class) return Double.class;
+        if (p == float.class) return Float.class;
+        if (p == char.class) return Character.class;
+        if (p == byte.class) return Byte.class;
+        return Short.class;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        String internal = name.replace('.', '/');
+        if (!instrumenter.defines(internal)) {
+            return super.loadClass(name, resolve);
+        }
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> c = findLoadedClass(name);
+            if (c == null) {
+                byte[] b = finalBytes(internal);
+                c = defineClass(name, b, 0, b.length);
+            }
+            if (resolve) {
+                resolveClass(c);
+            }
+            return c;
+        }
+    }
+
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+        throw new ClassNotFoundException(name);
+    }
+
+    private byte[] finalBytes(String internal) {
+        byte[] prepared = instrumenter.prepared(internal);
+        if (!instrumenter.needsEngine(internal)) {
+            return prepared;
+        }
+        byte[] enhanced;
+        try {
+            enhanced = engine.enhance(prepared);
+        } catch (RuntimeException e) {
+            throw new InstrumentationException(internal.replace('/', '.'), "", "", "the continuation engine failed: " + e, e);
+        }
+        verify(internal, enhanced);
+        return enhanced;
+    }
+
+    private static void verify(String internal, byte[] bytes) {
+        ClassNode cn = new ClassNode();
+        new ClassReader(bytes).accept(cn, 0);
+        for (MethodNode m : cn.methods) {
+            try {
+                new Analyzer<BasicValue>(new BasicVerifier()).analyze(cn.name, m);
+            } catch (AnalyzerException e) {
+                throw new InstrumentationException(internal.replace('/', '.'), m.name, m.desc,
+                        "instrumented code does not verify: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The class file this loader defines for {@code className}, for tests and diagnostics. */
+    byte[] definedBytes(String className) {
+        return finalBytes(className.replace('.', '/'));
+    }
+
+    /** Whether the analysis found {@code owner.name+desc} suspendable (internal names). */
+    boolean isSuspendable(String owner, String name, String desc) {
+        return instrumenter.isSuspendable(owner, name, desc);
+    }
+
+    @Override
+    public String toString() {
+        return "ContinuationClassLoader" + includes + (strict ? "[strict]" : "");
+    }
+
+    /** Builds a {@link ContinuationClassLoader}. Not thread-safe. */
+    public static final class Builder {
+        private final List<String> includes = new ArrayList<>();
+        private final List<String> excludes = new ArrayList<>();
+        private final List<SuspensionPoint> points = new ArrayList<>();
+        private ClassLoader parent = defaultParent();
+        private boolean strict;
+
+        private Builder() {
+        }
+
+        private static ClassLoader defaultParent() {
+            ClassLoader l = Thread.currentThread().getContextClassLoader();
+            return l != null ? l : ContinuationClassLoader.class.getClassLoader();
+        }
+
+        /** Includes packages (and their sub-packages), e.g. {@code com.example.protocol}. */
+        public Builder include(String... packages) {
+            for (String p : packages) {
+                includes.add(checkPackage("include", p));
+            }
+            return this;
+        }
+
+        /** Excludes packages (and their sub-packages) from the included ones. */
+        public Builder exclude(String... packages) {
+            for (String p : packages) {
+                excludes.add(checkPackage("exclude", p));
+            }
+            return this;
+        }
+
+        /** The parent loader; default the thread's context class loader. */
+        public Builder parent(ClassLoader parent) {
+            this.parent = Objects.requireNonNull(parent, "parent");
+            return this;
+        }
+
+        /**
+         * Strict: throw {@link dev.flow.UnsuspendableFrameException} where a flow cannot suspend.
+         * Default {@code false}: block the thread and log one warning per call site.
+         */
+        public Builder strict(boolean strict) {
+            this.strict = strict;
+            return this;
+        }
+
+        /** Adds a suspension point (see {@link SuspensionPoint}). */
+        public Builder suspensionPoint(SuspensionPoint point) {
+            points.add(Objects.requireNonNull(point, "point"));
+            return this;
+        }
+
+        /**
+         * Builds the loader: scans and analyses the included packages.
+         *
+         * @throws IllegalStateException if no package is included
+         * @throws InstrumentationException if an included class cannot be analysed
+         */
+        public ContinuationClassLoader build() {
+            if (includes.isEmpty()) {
+                throw new IllegalStateException("include: [] (expected: at least one package)");
+            }
+            return new ContinuationClassLoader(this);
+        }
+
+        private static String checkPackage(String setting, String p) {
+            Objects.requireNonNull(p, setting);
+            if (!PACKAGE.matcher(p).matches()) {
+                throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: a package name such as com.example.protocol)");
+            }
+            if (p.equals("java") || p.startsWith("java.") || p.equals("javax") || p.startsWith("javax.")
+                    || p.equals("jdk") || p.startsWith("jdk.") || p.equals("sun") || p.startsWith("sun.")) {
+                throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: not a JDK package)");
+            }
+            for (String r : RUNTIME_PACKAGES) {
+                if (r.equals(p) || r.startsWith(p + ".") || p.startsWith(r + ".") && !p.startsWith("dev.flow.")) {
+                    throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: not Flow's own or a library package, "
+                            + r + ")");
+                }
+            }
+            return p;
+        }
+    }
+
+    List<String> excludes() {
+        return Collections.unmodifiableList(excludes);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.flow.loader.internal;
+
+import dev.flow.spi.SuspensionPoint;
+import dev.flow.spi.SuspensionPointProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** The suspension points Flow knows without configuration, plus those of provider services. */
+public final class BuiltinSuspensionPoints {
+
+    private static final String AWAITS = Names.AWAITS;
+    private static final String TRANSPORT = "dev/flow/Transport";
+
+    private BuiltinSuspensionPoints() {
+    }
+
+    /** The built-in points followed by those of every {@link SuspensionPointProvider} visible to {@code loader}. */
+    public static List<SuspensionPoint> all(ClassLoader loader) {
+        List<SuspensionPoint> out = new ArrayList<>(builtins());
+        for (SuspensionPointProvider p : ServiceLoader.load(SuspensionPointProvider.class, loader)) {
+            out.addAll(p.suspensionPoints());
+        }
+        return out;
+    }
+
+    static List<SuspensionPoint> builtins() {
+        List<SuspensionPoint> p = new ArrayList<>();
+        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "readLine", "()Ljava/lang/String;",
+                AWAITS, "readLine", "(Ldev/flow/Transport;)Ljava/lang/String;"));
+        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "read", "([BII)I",
+                AWAITS, "read", "(Ldev/flow/Transport;[BII)I"));
+        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "writeLine", "(Ljava/lang/String;)V",
+                AWAITS, "writeLine", "(Ldev/flow/Transport;Ljava/lang/String;)V"));
+        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "write", "([BII)V",
+                AWAITS, "write", "(Ldev/flow/Transport;[BII)V"));
+        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "flush", "()V",
+                AWAITS, "flush", "(Ldev/flow/Transport;)V"));
+        p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
+        p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get",
+                "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
+                AWAITS, "futureGet", "(Ljava/util/concurrent/Future;JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;"));
+        p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/CompletableFuture", "join", "()Ljava/lang/Object;"));
+        p.add(SuspensionPoint.replaceWithStatic("java/lang/Thread", "sleep", "(J)V", AWAITS, "sleep", "(J)V"));
+        p.add(SuspensionPoint.replaceWithStatic("java/lang/Thread", "sleep", "(JI)V", AWAITS, "sleep", "(JI)V"));
+        p.add(SuspensionPoint.replaceWithStatic("java/lang/Thread", "sleep", "(Ljava/time/Duration;)V",
+                AWAITS, "sleep", "(Ljava/time/Duration;)V"));
+        p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "await", "(Ljava/util/concurrent/CompletionStage;)Ljava/lang/Object;",
+                AWAITS, "await", "(Ljava/util/concurrent/CompletionStage;)Ljava/lang/Object;"));
+        p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "await", "(Ljava/util/concurrent/Future;)Ljava/lang/Object;",
+                AWAITS, "await", "(Ljava/util/concurrent/Future;)Ljava/lang/Object;"));
+        p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "await", "(Ldev/flow/spi/Awaitable;)V",
+                AWAITS, "await", "(Ldev/flow/spi/Awaitable;)V"));
+        p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "sleep", "(Ljava/time/Duration;)V",
+                AWAITS, "sleep", "(Ljava/time/Duration;)V"));
+        return p;
+    }
+}

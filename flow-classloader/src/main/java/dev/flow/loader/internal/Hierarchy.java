@@ -1,0 +1,172 @@
+package dev.flow.loader.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Type information for the analysis: in-scope classes from their (mutable) tree nodes, everything
+ * else read once from the parent loader's class files. Thread-safe.
+ */
+final class Hierarchy {
+
+    /** What the analysis needs to know of one type. */
+    static final class TypeInfo {
+        final String name;
+        final String superName;
+        final List<String> interfaces;
+        final boolean isInterface;
+        /** name+desc of non-private, non-static methods it declares. */
+        final Set<String> virtualMethods;
+
+        TypeInfo(String name, String superName, List<String> interfaces, boolean isInterface, Set<String> virtualMethods) {
+            this.name = name;
+            this.superName = superName;
+            this.interfaces = interfaces;
+            this.isInterface = isInterface;
+            this.virtualMethods = virtualMethods;
+        }
+    }
+
+    private final ClassLoader parent;
+    private final Map<String, ClassNode> inScope;
+    private final Map<String, TypeInfo> outside = new ConcurrentHashMap<>();
+    private static final TypeInfo MISSING = new TypeInfo("?", null, List.of(), false, Set.of());
+
+    Hierarchy(ClassLoader parent, Map<String, ClassNode> inScope) {
+        this.parent = parent;
+        this.inScope = inScope;
+    }
+
+    boolean isInScope(String internalName) {
+        return inScope.containsKey(internalName);
+    }
+
+    ClassNode node(String internalName) {
+        return inScope.get(internalName);
+    }
+
+    /** Returns the type, or {@code null} if no class file can be found for it. */
+    TypeInfo info(String internalName) {
+        ClassNode n = inScope.get(internalName);
+        if (n != null) {
+            Set<String> methods = new HashSet<>();
+            for (MethodNode m : n.methods) {
+                if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0 && !m.name.startsWith("<")) {
+                    methods.add(m.name + m.desc);
+                }
+            }
+            return new TypeInfo(n.name, n.superName, n.interfaces, (n.access & Opcodes.ACC_INTERFACE) != 0, methods);
+        }
+        TypeInfo t = outside.computeIfAbsent(internalName, this::readOutside);
+        return t == MISSING ? null : t;
+    }
+
+    private TypeInfo readOutside(String internalName) {
+        byte[] bytes = readBytes(parent, internalName);
+        if (bytes == null) {
+            return MISSING;
+        }
+        ClassNode n = new ClassNode();
+        new ClassReader(bytes).accept(n, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        Set<String> methods = new HashSet<>();
+        for (MethodNode m : n.methods) {
+            if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0 && !m.name.startsWith("<")) {
+                methods.add(m.name + m.desc);
+            }
+        }
+        return new TypeInfo(n.name, n.superName, n.interfaces == null ? List.of() : n.interfaces,
+                (n.access & Opcodes.ACC_INTERFACE) != 0, Collections.unmodifiableSet(methods));
+    }
+
+    static byte[] readBytes(ClassLoader loader, String internalName) {
+        ClassLoader l = loader != null ? loader : ClassLoader.getSystemClassLoader();
+        try (InputStream in = l.getResourceAsStream(internalName + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** All supertypes of {@code type} (not including itself), nearest first. */
+    List<String> supertypes(String type) {
+        List<String> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        Deque<String> todo = new ArrayDeque<>();
+        todo.add(type);
+        while (!todo.isEmpty()) {
+            TypeInfo t = info(todo.poll());
+            if (t == null) {
+                continue;
+            }
+            if (t.superName != null && seen.add(t.superName)) {
+                out.add(t.superName);
+                todo.add(t.superName);
+            }
+            for (String i : t.interfaces) {
+                if (seen.add(i)) {
+                    out.add(i);
+                    todo.add(i);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code type} is {@code target} or a subtype of it. */
+    boolean isSubtype(String type, String target) {
+        if (type.equals(target)) {
+            return true;
+        }
+        if (type.startsWith("[")) {
+            return "java/lang/Object".equals(target);
+        }
+        return supertypes(type).contains(target);
+    }
+
+    /** Whether a type outside the scope declares the virtual method {@code nameDesc} for {@code type}. */
+    boolean overridesOutOfScope(String type, String nameDesc) {
+        for (String s : supertypes(type)) {
+            if (!isInScope(s)) {
+                TypeInfo t = info(s);
+                if (t != null && t.virtualMethods.contains(nameDesc)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The common superclass of two types, for frame computation. */
+    String commonSuperClass(String a, String b) {
+        if (isSubtype(a, b)) {
+            return b;
+        }
+        if (isSubtype(b, a)) {
+            return a;
+        }
+        TypeInfo ta = info(a);
+        TypeInfo tb = info(b);
+        if (ta == null || tb == null || ta.isInterface || tb.isInterface) {
+            return "java/lang/Object";
+        }
+        String c = a;
+        while (c != null && !isSubtype(b, c)) {
+            TypeInfo t = info(c);
+            c = t == null ? null : t.superName;
+        }
+        return c == null ? "java/lang/Object" : c;
+    }
+}

@@ -1,0 +1,778 @@
+package dev.flow.loader.internal;
+
+import dev.flow.internal.Pins;
+import dev.flow.loader.InstrumentationException;
+import dev.flow.spi.SuspensionPoint;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.ClassTooLargeException;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * The analysis and rewriting pass over the whole included scope.
+ *
+ * <ol>
+ *   <li>reads every class of the included packages;
+ *   <li>desugars lambdas on in-scope functional interfaces ({@link LambdaDesugarer});
+ *   <li>infers the suspendable methods: those containing a suspension point or calling a
+ *       suspendable method, closed over overriding;
+ *   <li>rewrites suspension points into calls to {@code Awaits}, splits methods that uninstrumented
+ *       code may call back (overrides of out-of-scope methods) into a pinning wrapper and a
+ *       suspendable body, brackets calls that cannot be captured with pins, adds the flow entry
+ *       point, and marks suspendable methods {@code @continuable} for the engine.
+ * </ol>
+ *
+ * <p>Runs once, under the class loader's initialisation; afterwards read-only.
+ */
+public final class Instrumenter {
+
+    private final ClassLoader parent;
+    private final boolean strict;
+    private final Map<String, List<SuspensionPoint>> pointsByName = new HashMap<>();
+    private final Map<String, ClassNode> nodes = new LinkedHashMap<>();
+    private final Map<String, byte[]> originals = new HashMap<>();
+    private final Set<String> generated = new HashSet<>();
+    private final Hierarchy hierarchy;
+    private final Set<String> suspendable = new HashSet<>();
+    private final Set<String> split = new HashSet<>();
+    private final Map<String, byte[]> prepared = new HashMap<>();
+    private final Set<String> continuableClasses = new HashSet<>();
+    private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
+
+    /**
+     * Analyses and rewrites the classes named.
+     *
+     * @param classNames internal names of the in-scope classes
+     */
+    public Instrumenter(ClassLoader parent, Collection<String> classNames, Collection<SuspensionPoint> points, boolean strict) {
+        this.parent = parent;
+        this.strict = strict;
+        for (SuspensionPoint p : points) {
+            pointsByName.computeIfAbsent(p.name(), k -> new ArrayList<>()).add(p);
+        }
+        for (String name : classNames) {
+            byte[] bytes = Hierarchy.readBytes(parent, name);
+            if (bytes == null) {
+                continue;
+            }
+            ClassNode cn = new ClassNode();
+            try {
+                new ClassReader(bytes).accept(cn, ClassReader.SKIP_FRAMES);
+            } catch (RuntimeException e) {
+                throw new InstrumentationException(name.replace('/', '.'), "", "", "unreadable class file: " + e, e);
+            }
+            nodes.put(name, cn);
+            originals.put(name, bytes);
+        }
+        this.hierarchy = new Hierarchy(parent, nodes);
+        checkReplacements(points);
+        desugarLambdas();
+        infer();
+        rewriteAll();
+        prepareCopies();
+    }
+
+    /** Lists the in-scope classes of the given packages. */
+    public static Set<String> scan(ClassLoader parent, Collection<String> packages, Collection<String> excludes) {
+        Set<String> out = new java.util.TreeSet<>();
+        for (String p : packages) {
+            out.addAll(Scanner.classesUnder(parent, p.replace('.', '/')));
+        }
+        out.removeIf(n -> {
+            String dotted = n.replace('/', '.');
+            for (String e : excludes) {
+                if (dotted.startsWith(e + ".")) {
+                    return true;
+                }
+            }
+            return false;
+        });
+        return out;
+    }
+
+    /** Whether this loader defines {@code internalName} itself. */
+    public boolean defines(String internalName) {
+        return nodes.containsKey(internalName) || Names.COPIED.contains(internalName);
+    }
+
+    /** Whether {@code internalName} has methods the engine must instrument. */
+    public boolean needsEngine(String internalName) {
+        return continuableClasses.contains(internalName);
+    }
+
+    /** The original class file of an in-scope class, or {@code null} for generated classes. */
+    public byte[] original(String internalName) {
+        return originals.get(internalName);
+    }
+
+    /**
+     * The class file after this pass: rewritten and marked, ready for the engine; the original
+     * if nothing had to change.
+     */
+    public byte[] prepared(String internalName) {
+        byte[] b = prepared.get(internalName);
+        return b != null ? b : originals.get(internalName);
+    }
+
+    /** Whether {@code owner.name+desc} was inferred suspendable (for tests and diagnostics). */
+    public boolean isSuspendable(String owner, String name, String desc) {
+        return suspendable.contains(Names.key(owner, name, desc));
+    }
+
+    /** The view of a class the engine's resolver reads; {@code null} to use the parent's. */
+    public byte[] resolverView(String internalName) {
+        byte[] b = prepared(internalName);
+        if (b != null) {
+            return b;
+        }
+        if (Names.FLOW_TASK.equals(internalName)) {
+            return markAll(Hierarchy.readBytes(parent, internalName), m -> m.name.equals("flow$call"));
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- set-up
+
+    private void checkReplacements(Collection<SuspensionPoint> points) {
+        for (SuspensionPoint p : points) {
+            if (p.kind() != SuspensionPoint.Kind.STATIC) {
+                continue;
+            }
+            String owner = p.replacementOwner();
+            if (!Names.COPIED.contains(owner) && !nodes.containsKey(owner)) {
+                throw new InstrumentationException(owner.replace('/', '.'), p.replacementName(), p.replacementDescriptor(),
+                        "replacement for suspension point " + p.owner() + "." + p.name() + p.descriptor()
+                                + " is neither Flow's nor in an included package");
+            }
+            byte[] bytes = Names.COPIED.contains(owner) ? Hierarchy.readBytes(parent, owner) : originals.get(owner);
+            ClassNode cn = new ClassNode();
+            new ClassReader(bytes).accept(cn, ClassReader.SKIP_CODE);
+            boolean found = false;
+            for (MethodNode m : cn.methods) {
+                if (m.name.equals(p.replacementName()) && m.desc.equals(p.replacementDescriptor())
+                        && (m.access & Opcodes.ACC_STATIC) != 0) {
+                    found = true;
+                }
+            }
+            if (!found) {
+                throw new InstrumentationException(owner.replace('/', '.'), p.replacementName(), p.replacementDescriptor(),
+                        "no such static method for suspension point " + p.owner() + "." + p.name() + p.descriptor());
+            }
+        }
+    }
+
+    private void desugarLambdas() {
+        LambdaDesugarer d = new LambdaDesugarer(hierarchy, nodes);
+        for (ClassNode cn : new ArrayList<>(nodes.values())) {
+            for (ClassNode g : d.desugar(cn)) {
+                nodes.put(g.name, g);
+                generated.add(g.name);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- inference
+
+    private SuspensionPoint matchPoint(MethodInsnNode c) {
+        List<SuspensionPoint> candidates = pointsByName.get(c.name);
+        if (candidates == null) {
+            return null;
+        }
+        String args = c.desc.substring(0, c.desc.indexOf(')') + 1);
+        for (SuspensionPoint p : candidates) {
+            if (!p.descriptor().startsWith(args)) {
+                continue;
+            }
+            boolean isStatic = c.getOpcode() == Opcodes.INVOKESTATIC;
+            if (isStatic != (p.kind() == SuspensionPoint.Kind.STATIC && isStaticPoint(p))) {
+                continue;
+            }
+            if (hierarchy.isSubtype(c.owner, p.owner())) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isStaticPoint(SuspensionPoint p) {
+        Type[] repl = Type.getArgumentTypes(p.replacementDescriptor());
+        Type[] orig = Type.getArgumentTypes(p.descriptor());
+        return repl.length == orig.length;
+    }
+
+    /** The in-scope declaration a call resolves to, or {@code null}. */
+    private String resolve(String owner, String name, String desc) {
+        if (!hierarchy.isInScope(owner)) {
+            return null;
+        }
+        if (declares(owner, name, desc)) {
+            return Names.key(owner, name, desc);
+        }
+        for (String t : hierarchy.supertypes(owner)) {
+            if (hierarchy.isInScope(t) && declares(t, name, desc)) {
+                return Names.key(t, name, desc);
+            }
+        }
+        return null;
+    }
+
+    private boolean declares(String owner, String name, String desc) {
+        return method(owner, name, desc) != null;
+    }
+
+    private MethodNode method(String owner, String name, String desc) {
+        ClassNode n = nodes.get(owner);
+        if (n == null) {
+            return null;
+        }
+        for (MethodNode m : n.methods) {
+            if (m.name.equals(name) && m.desc.equals(desc)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private boolean isSuspendableCall(MethodInsnNode c) {
+        if (matchPoint(c) != null) {
+            return true;
+        }
+        String decl = resolve(c.owner, c.name, c.desc);
+        return decl != null && suspendable.contains(decl);
+    }
+
+    private MonitorDepth monitors(ClassNode cn, MethodNode mn) {
+        return monitorCache.computeIfAbsent(Names.key(cn.name, mn.name, mn.desc), k -> MonitorDepth.of(mn));
+    }
+
+    private static boolean mayBeInstrumented(MethodNode mn) {
+        return !mn.name.startsWith("<")
+                && (mn.access & (Opcodes.ACC_SYNCHRONIZED | Opcodes.ACC_NATIVE | Opcodes.ACC_ABSTRACT)) == 0
+                && mn.instructions.size() > 0;
+    }
+
+    private void infer() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (ClassNode cn : nodes.values()) {
+                for (MethodNode mn : cn.methods) {
+                    String key = Names.key(cn.name, mn.name, mn.desc);
+                    if (suspendable.contains(key) || !mayBeInstrumented(mn)) {
+                        continue;
+                    }
+                    MonitorDepth md = monitors(cn, mn);
+                    for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                        if (i instanceof MethodInsnNode && md.at(i) == 0 && isSuspendableCall((MethodInsnNode) i)) {
+                            suspendable.add(key);
+                            changed = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            for (String key : new ArrayList<>(suspendable)) {
+                int dot = key.indexOf('.');
+                String owner = key.substring(0, dot);
+                String nameDesc = key.substring(dot + 1);
+                int paren = nameDesc.indexOf('(');
+                String name = nameDesc.substring(0, paren);
+                String desc = nameDesc.substring(paren);
+                MethodNode m = method(owner, name, desc);
+                if (m == null || (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
+                    continue;
+                }
+                for (String t : hierarchy.supertypes(owner)) {
+                    MethodNode sup = method(t, name, desc);
+                    if (sup != null && (sup.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
+                            && (sup.access & Opcodes.ACC_SYNCHRONIZED) == 0
+                            && suspendable.add(Names.key(t, name, desc))) {
+                        changed = true;
+                    }
+                }
+            }
+        }
+        findSplitFamilies();
+    }
+
+    /**
+     * Suspendable overrides of out-of-scope methods can be called back by uninstrumented code: they
+     * are split, together with every in-scope method of the same override family.
+     */
+    private void findSplitFamilies() {
+        Deque<String> todo = new ArrayDeque<>();
+        for (String key : suspendable) {
+            String[] p = parse(key);
+            MethodNode m = method(p[0], p[1], p[2]);
+            if (m != null && (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
+                    && hierarchy.overridesOutOfScope(p[0], p[1] + p[2])) {
+                todo.add(key);
+            }
+        }
+        while (!todo.isEmpty()) {
+            String key = todo.poll();
+            if (!split.add(key)) {
+                continue;
+            }
+            String[] p = parse(key);
+            for (ClassNode cn : nodes.values()) {
+                MethodNode m = method(cn.name, p[1], p[2]);
+                if (m == null || (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
+                    continue;
+                }
+                if (hierarchy.isSubtype(cn.name, p[0]) || hierarchy.isSubtype(p[0], cn.name)) {
+                    todo.add(Names.key(cn.name, p[1], p[2]));
+                }
+            }
+        }
+    }
+
+    private static String[] parse(String key) {
+        int dot = key.indexOf('.');
+        int paren = key.indexOf('(', dot);
+        return new String[] {key.substring(0, dot), key.substring(dot + 1, paren), key.substring(paren)};
+    }
+
+    // ---------------------------------------------------------------- rewriting
+
+    private void rewriteAll() {
+        for (ClassNode cn : nodes.values()) {
+            boolean changed = generated.contains(cn.name);
+            for (MethodNode mn : new ArrayList<>(cn.methods)) {
+                changed |= rewriteMethod(cn, mn);
+            }
+            changed |= splitMethods(cn);
+            changed |= addEntryPoint(cn);
+            boolean engine = false;
+            for (MethodNode mn : cn.methods) {
+                if (isMarked(mn)) {
+                    engine = true;
+                }
+            }
+            if (engine) {
+                continuableClasses.add(cn.name);
+            }
+            if (changed) {
+                prepared.put(cn.name, write(cn));
+            }
+        }
+    }
+
+    private static boolean isMarked(MethodNode mn) {
+        if (mn.invisibleAnnotations == null) {
+            return false;
+        }
+        for (AnnotationNode a : mn.invisibleAnnotations) {
+            if (Names.CONTINUABLE.equals(a.desc)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void mark(MethodNode mn) {
+        if (!isMarked(mn)) {
+            if (mn.invisibleAnnotations == null) {
+                mn.invisibleAnnotations = new ArrayList<>();
+            }
+            mn.invisibleAnnotations.add(new AnnotationNode(Names.CONTINUABLE));
+        }
+    }
+
+    private boolean rewriteMethod(ClassNode cn, MethodNode mn) {
+        if (mn.instructions.size() == 0) {
+            if (suspendable.contains(Names.key(cn.name, mn.name, mn.desc))) {
+                mark(mn);
+                return true;
+            }
+            return false;
+        }
+        boolean changed = false;
+        MonitorDepth md = monitors(cn, mn);
+        Pins.Reason methodReason = mn.name.equals("<init>") ? Pins.Reason.CONSTRUCTOR
+                : mn.name.equals("<clinit>") ? Pins.Reason.STATIC_INITIALIZER
+                : (mn.access & Opcodes.ACC_SYNCHRONIZED) != 0 ? Pins.Reason.SYNCHRONIZED_METHOD : null;
+        List<Runnable> edits = new ArrayList<>();
+        int line = -1;
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof LineNumberNode) {
+                line = ((LineNumberNode) i).line;
+                continue;
+            }
+            if (i instanceof InvokeDynamicInsnNode) {
+                InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) i;
+                if (needsCallbackPin(indy)) {
+                    int siteLine = line;
+                    edits.add(() -> redirectThroughPin(cn, indy, siteLine));
+                }
+                continue;
+            }
+            if (!(i instanceof MethodInsnNode)) {
+                continue;
+            }
+            MethodInsnNode c = (MethodInsnNode) i;
+            SuspensionPoint point = matchPoint(c);
+            String decl = point == null ? resolve(c.owner, c.name, c.desc) : null;
+            boolean suspends = point != null || (decl != null && suspendable.contains(decl));
+            Pins.Reason reason = null;
+            if (isReflective(c)) {
+                reason = Pins.Reason.REFLECTION;
+            } else if (suspends) {
+                if (methodReason != null) {
+                    reason = methodReason;
+                } else if (md.at(c) > 0) {
+                    reason = Pins.Reason.MONITOR;
+                }
+            }
+            boolean renames = decl != null && split.contains(decl);
+            if (point == null && reason == null && !renames) {
+                continue;
+            }
+            Pins.Reason r = reason;
+            int siteLine = line;
+            edits.add(() -> {
+                AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
+                if (renames) {
+                    c.name = c.name + Names.FLOW_SUFFIX;
+                }
+                if (r != null) {
+                    int site = Pins.register(cn.name.replace('/', '.'), mn.name + mn.desc, siteLine, r, strict);
+                    bracket(mn, range[0], range[1], site, !mn.name.equals("<init>"));
+                }
+            });
+        }
+        for (Runnable e : edits) {
+            e.run();
+            changed = true;
+        }
+        if (suspendable.contains(Names.key(cn.name, mn.name, mn.desc))) {
+            mark(mn);
+            changed = true;
+        }
+        return changed;
+    }
+
+    private static boolean isReflective(MethodInsnNode c) {
+        switch (c.owner) {
+            case "java/lang/reflect/Method":
+                return c.name.equals("invoke");
+            case "java/lang/reflect/Constructor":
+                return c.name.equals("newInstance");
+            case "java/lang/invoke/MethodHandle":
+                return c.name.startsWith("invoke");
+            default:
+                return false;
+        }
+    }
+
+    /** Rewrites a suspension point; returns the first and last instruction of the new call. */
+    private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
+        InsnList insns = mn.instructions;
+        if (p.kind() == SuspensionPoint.Kind.AWAIT_RECEIVER) {
+            InsnNode dup = new InsnNode(Opcodes.DUP);
+            insns.insertBefore(c, dup);
+            insns.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, Names.AWAITS, "ready", "(Ljava/lang/Object;)V", false));
+            return new AbstractInsnNode[] {dup, c};
+        }
+        MethodInsnNode repl = new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(), p.replacementName(),
+                p.replacementDescriptor(), false);
+        insns.set(c, repl);
+        AbstractInsnNode last = repl;
+        Type want = Type.getReturnType(c.desc);
+        Type got = Type.getReturnType(p.replacementDescriptor());
+        if (!want.equals(got) && want.getSort() >= Type.ARRAY) {
+            TypeInsnNode cast = new TypeInsnNode(Opcodes.CHECKCAST,
+                    want.getSort() == Type.ARRAY ? want.getDescriptor() : want.getInternalName());
+            insns.insert(repl, cast);
+            last = cast;
+        }
+        return new AbstractInsnNode[] {repl, last};
+    }
+
+    /** Surrounds {@code first..last} with {@code Pins.enter/exit}, with an exception path if allowed. */
+    private static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site, boolean withHandler) {
+        int slot = mn.maxLocals;
+        mn.maxLocals += 1;
+        InsnList before = new InsnList();
+        before.add(new LdcInsnNode(site));
+        before.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "enter", "(I)I", false));
+        before.add(new VarInsnNode(Opcodes.ISTORE, slot));
+        LabelNode start = new LabelNode();
+        before.add(start);
+        mn.instructions.insertBefore(first, before);
+        InsnList after = new InsnList();
+        LabelNode end = new LabelNode();
+        after.add(end);
+        after.add(new VarInsnNode(Opcodes.ILOAD, slot));
+        after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+        if (withHandler) {
+            LabelNode done = new LabelNode();
+            LabelNode handler = new LabelNode();
+            after.add(new org.objectweb.asm.tree.JumpInsnNode(Opcodes.GOTO, done));
+            after.add(handler);
+            after.add(new VarInsnNode(Opcodes.ILOAD, slot));
+            after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+            after.add(new InsnNode(Opcodes.ATHROW));
+            after.add(done);
+            mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
+        }
+        mn.instructions.insert(last, after);
+    }
+
+    private boolean needsCallbackPin(InvokeDynamicInsnNode indy) {
+        if (!"java/lang/invoke/LambdaMetafactory".equals(indy.bsm.getOwner()) || indy.bsmArgs.length < 2
+                || !(indy.bsmArgs[1] instanceof Handle)) {
+            return false;
+        }
+        Handle h = (Handle) indy.bsmArgs[1];
+        if (h.getTag() == Opcodes.H_NEWINVOKESPECIAL) {
+            return false;
+        }
+        String decl = resolve(h.getOwner(), h.getName(), h.getDesc());
+        return decl != null && suspendable.contains(decl);
+    }
+
+    /** Points a lambda the JVM will call back at a wrapper that pins the flow while it runs. */
+    private void redirectThroughPin(ClassNode cn, InvokeDynamicInsnNode indy, int line) {
+        Handle h = (Handle) indy.bsmArgs[1];
+        boolean isStatic = h.getTag() == Opcodes.H_INVOKESTATIC;
+        String desc = isStatic ? h.getDesc() : "(L" + h.getOwner() + ";" + h.getDesc().substring(1);
+        String name = "flow$pin$" + cn.methods.size();
+        MethodNode w = new MethodNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC, name, desc, null, null);
+        int site = Pins.register(cn.name.replace('/', '.'), h.getName() + h.getDesc(), line, Pins.Reason.CALLBACK, strict);
+        InsnList s = w.instructions;
+        Type[] args = Type.getArgumentTypes(desc);
+        int slot = 0;
+        for (Type t : args) {
+            slot += t.getSize();
+        }
+        int pin = slot;
+        w.maxLocals = slot + 1;
+        s.add(new LdcInsnNode(site));
+        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "enter", "(I)I", false));
+        s.add(new VarInsnNode(Opcodes.ISTORE, pin));
+        LabelNode start = new LabelNode();
+        LabelNode end = new LabelNode();
+        LabelNode handler = new LabelNode();
+        s.add(start);
+        slot = 0;
+        for (Type t : args) {
+            s.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
+            slot += t.getSize();
+        }
+        int op;
+        switch (h.getTag()) {
+            case Opcodes.H_INVOKESTATIC:
+                op = Opcodes.INVOKESTATIC;
+                break;
+            case Opcodes.H_INVOKEINTERFACE:
+                op = Opcodes.INVOKEINTERFACE;
+                break;
+            case Opcodes.H_INVOKESPECIAL:
+                op = h.getOwner().equals(cn.name) ? (h.isInterface() ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL)
+                        : Opcodes.INVOKESPECIAL;
+                if (h.getOwner().equals(cn.name) && isPrivate(cn, h)) {
+                    op = Opcodes.INVOKESPECIAL;
+                }
+                break;
+            default:
+                op = h.isInterface() ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
+        }
+        s.add(new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface()));
+        s.add(end);
+        Type ret = Type.getReturnType(desc);
+        s.add(new VarInsnNode(Opcodes.ILOAD, pin));
+        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+        s.add(new InsnNode(ret.getOpcode(Opcodes.IRETURN)));
+        s.add(handler);
+        s.add(new VarInsnNode(Opcodes.ILOAD, pin));
+        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+        s.add(new InsnNode(Opcodes.ATHROW));
+        w.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+        cn.methods.add(w);
+        Object[] bsmArgs = indy.bsmArgs.clone();
+        bsmArgs[1] = new Handle(Opcodes.H_INVOKESTATIC, cn.name, name, desc, (cn.access & Opcodes.ACC_INTERFACE) != 0);
+        indy.bsmArgs = bsmArgs;
+    }
+
+    private static boolean isPrivate(ClassNode cn, Handle h) {
+        for (MethodNode m : cn.methods) {
+            if (m.name.equals(h.getName()) && m.desc.equals(h.getDesc())) {
+                return (m.access & Opcodes.ACC_PRIVATE) != 0;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Splits each method of a split family into {@code name$flow}, the body, and {@code name}, a
+     * wrapper that pins the flow while uninstrumented callers are on the stack.
+     */
+    private boolean splitMethods(ClassNode cn) {
+        boolean changed = false;
+        boolean isInterface = (cn.access & Opcodes.ACC_INTERFACE) != 0;
+        for (MethodNode mn : new ArrayList<>(cn.methods)) {
+            String key = Names.key(cn.name, mn.name, mn.desc);
+            if (!split.contains(key)) {
+                continue;
+            }
+            changed = true;
+            String originalName = mn.name;
+            MethodNode wrapper = new MethodNode(mn.access & ~Opcodes.ACC_ABSTRACT, originalName, mn.desc, mn.signature,
+                    mn.exceptions == null ? null : mn.exceptions.toArray(new String[0]));
+            wrapper.visibleAnnotations = mn.visibleAnnotations;
+            wrapper.visibleParameterAnnotations = mn.visibleParameterAnnotations;
+            mn.visibleAnnotations = null;
+            mn.visibleParameterAnnotations = null;
+            mn.name = originalName + Names.FLOW_SUFFIX;
+            mn.access = (mn.access & ~Opcodes.ACC_BRIDGE) | Opcodes.ACC_SYNTHETIC;
+            int site = Pins.register(cn.name.replace('/', '.'), originalName + mn.desc, -1, Pins.Reason.CALLBACK, strict);
+            Type[] args = Type.getArgumentTypes(mn.desc);
+            int slot = 1;
+            for (Type t : args) {
+                slot += t.getSize();
+            }
+            int pin = slot;
+            wrapper.maxLocals = slot + 1;
+            InsnList s = wrapper.instructions;
+            s.add(new LdcInsnNode(site));
+            s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "enter", "(I)I", false));
+            s.add(new VarInsnNode(Opcodes.ISTORE, pin));
+            LabelNode start = new LabelNode();
+            LabelNode end = new LabelNode();
+            LabelNode handler = new LabelNode();
+            s.add(start);
+            s.add(new VarInsnNode(Opcodes.ALOAD, 0));
+            slot = 1;
+            for (Type t : args) {
+                s.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
+                slot += t.getSize();
+            }
+            s.add(new MethodInsnNode(isInterface ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL, cn.name, mn.name, mn.desc, isInterface));
+            s.add(end);
+            s.add(new VarInsnNode(Opcodes.ILOAD, pin));
+            s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+            s.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
+            s.add(handler);
+            s.add(new VarInsnNode(Opcodes.ILOAD, pin));
+            s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+            s.add(new InsnNode(Opcodes.ATHROW));
+            wrapper.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+            cn.methods.add(wrapper);
+            if (!suspendable.contains(key) && mn.invisibleAnnotations != null) {
+                mn.invisibleAnnotations.removeIf(a -> Names.CONTINUABLE.equals(a.desc));
+            }
+        }
+        return changed;
+    }
+
+    /** Makes classes whose {@code call()} or {@code run()} can suspend into flow entry points. */
+    private boolean addEntryPoint(ClassNode cn) {
+        if ((cn.access & Opcodes.ACC_INTERFACE) != 0) {
+            return false;
+        }
+        String body = null;
+        String bodyDesc = null;
+        if (split.contains(Names.key(cn.name, "call", "()Ljava/lang/Object;"))
+                && hierarchy.isSubtype(cn.name, "java/util/concurrent/Callable")) {
+            body = "call" + Names.FLOW_SUFFIX;
+            bodyDesc = "()Ljava/lang/Object;";
+        } else if (split.contains(Names.key(cn.name, "run", "()V")) && hierarchy.isSubtype(cn.name, "java/lang/Runnable")) {
+            body = "run" + Names.FLOW_SUFFIX;
+            bodyDesc = "()V";
+        }
+        if (body == null) {
+            return false;
+        }
+        if (!cn.interfaces.contains(Names.FLOW_TASK)) {
+            cn.interfaces.add(Names.FLOW_TASK);
+        }
+        MethodNode call = new MethodNode(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, "flow$call", "()Ljava/lang/Object;", null,
+                new String[] {"java/lang/Exception"});
+        call.instructions.add(new VarInsnNode(Opcodes.ALOAD, 0));
+        call.instructions.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, cn.name, body, bodyDesc, false));
+        if (bodyDesc.endsWith("V")) {
+            call.instructions.add(new InsnNode(Opcodes.ACONST_NULL));
+        }
+        call.instructions.add(new InsnNode(Opcodes.ARETURN));
+        mark(call);
+        cn.methods.add(call);
+        MethodNode root = new MethodNode(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, "flow$root",
+                "(L" + Names.FLOW_STATE + ";)Ljava/lang/Runnable;", null, null);
+        InsnList r = root.instructions;
+        r.add(new TypeInsnNode(Opcodes.NEW, Names.FLOW_ROOT));
+        r.add(new InsnNode(Opcodes.DUP));
+        r.add(new VarInsnNode(Opcodes.ALOAD, 0));
+        r.add(new VarInsnNode(Opcodes.ALOAD, 1));
+        r.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, Names.FLOW_ROOT, "<init>",
+                "(L" + Names.FLOW_TASK + ";L" + Names.FLOW_STATE + ";)V", false));
+        r.add(new InsnNode(Opcodes.ARETURN));
+        cn.methods.add(root);
+        return true;
+    }
+
+    private void prepareCopies() {
+        for (String name : Names.COPIED) {
+            prepared.put(name, markAll(Hierarchy.readBytes(parent, name), m -> !m.name.startsWith("<")));
+            continuableClasses.add(name);
+        }
+    }
+
+    private byte[] markAll(byte[] bytes, java.util.function.Predicate<MethodNode> which) {
+        ClassNode cn = new ClassNode();
+        new ClassReader(bytes).accept(cn, ClassReader.SKIP_FRAMES);
+        for (MethodNode m : cn.methods) {
+            if (which.test(m)) {
+                mark(m);
+            }
+        }
+        return write(cn);
+    }
+
+    private byte[] write(ClassNode cn) {
+        ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+            @Override
+            protected String getCommonSuperClass(String a, String b) {
+                return hierarchy.commonSuperClass(a, b);
+            }
+        };
+        try {
+            cn.accept(w);
+            return w.toByteArray();
+        } catch (MethodTooLargeException e) {
+            throw new InstrumentationException(cn.name.replace('/', '.'), e.getMethodName(), e.getDescriptor(),
+                    "method too large after rewriting (" + e.getCodeSize() + " bytes, limit 65535)", e);
+        } catch (ClassTooLargeException e) {
+            throw new InstrumentationException(cn.name.replace('/', '.'), "", "", "class too large after rewriting", e);
+        } catch (RuntimeException e) {
+            throw new InstrumentationException(cn.name.replace('/', '.'), "", "", "cannot write rewritten class: " + e, e);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.flow.loader.internal;
+
+import java.util.Set;
+
+/** Internal names and descriptors the instrumentation refers to. */
+final class Names {
+    static final String CONTINUABLE = "Lorg/apache/commons/javaflow/api/continuable;";
+    static final String AWAITS = "dev/flow/internal/Awaits";
+    static final String FLOW_ROOT = "dev/flow/internal/FlowRoot";
+    static final String FLOW_TASK = "dev/flow/internal/FlowTask";
+    static final String FLOW_STATE = "dev/flow/internal/FlowState";
+    static final String PINS = "dev/flow/internal/Pins";
+    /** Flow classes every loader defines its own instrumented copy of. */
+    static final Set<String> COPIED = Set.of(AWAITS, FLOW_ROOT);
+    static final String FLOW_SUFFIX = "$flow";
+    static final String LAMBDA_INFIX = "$$FlowLambda$";
+
+    private Names() {
+    }
+
+    static String key(String owner, String name, String desc) {
+        return owner + '.' + name + desc;
+    }
+}
