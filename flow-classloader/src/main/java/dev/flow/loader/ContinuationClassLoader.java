@@ -305,7 +305,7 @@ public final class ContinuationClassLoader extends ClassLoader {
                 throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: not a JDK package)");
             }
             for (String r : RUNTIME_PACKAGES) {
-                if (r.equals(p) || r.startsWith(p + ".") || p.startsWith(r + ".") && !p.startsWith("dev.flow.")) {
+                if (r.equals(p) || r.startsWith(p + ".") || (p.startsWith(r + ".") && !r.equals("dev.flow"))) {
                     throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: not Flow's own or a library package, "
                             + r + ")");
                 }

@@ -25,6 +25,7 @@ public final class Pins {
 
     private static final Logger LOG = LoggerFactory.getLogger(Pins.class);
     private static final List<Site> SITES = new ArrayList<>();
+    private static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private Pins() {
     }
@@ -125,7 +126,9 @@ public final class Pins {
             throw new UnsuspendableFrameException(s.message());
         }
         if (s.warned.compareAndSet(false, true)) {
-            LOG.warn("{}; blocking the worker thread instead", s.message());
+            String text = s.message() + "; blocking the worker thread instead";
+            WARNINGS.add(text);
+            LOG.warn(text);
         }
     }
 
@@ -139,6 +142,11 @@ public final class Pins {
     /** The lenient site used for flows whose task class was not instrumented. */
     static int notInstrumentedSite(Class<?> taskType) {
         return NOT_INSTRUMENTED_SITES.get(taskType);
+    }
+
+    /** The warnings logged so far, one per site at most, oldest first. */
+    public static List<String> warnings() {
+        return List.copyOf(WARNINGS);
     }
 
     /** The message of a registered site (for tests and diagnostics). */

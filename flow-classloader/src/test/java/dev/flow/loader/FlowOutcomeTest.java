@@ -1,0 +1,110 @@
+package dev.flow.loader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.FlowStats;
+import flowtest.support.ScriptedTransport;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Results, failures and transports of flows run in continuation mode. */
+class FlowOutcomeTest {
+
+    private static ContinuationClassLoader loader;
+    private static FlowScheduler scheduler;
+
+    @BeforeAll
+    static void setUp() {
+        loader = ContinuationClassLoader.builder().include("flowtest.fixtures").strict(true).build();
+        scheduler = FlowScheduler.builder().workers(2).name("outcome").build();
+    }
+
+    @AfterAll
+    static void tearDown() {
+        scheduler.close();
+    }
+
+    @AfterEach
+    void countsReturnToZero() {
+        TestSupport.awaitIdle(scheduler);
+    }
+
+    @Test
+    void failingFlowReportsItsExceptionThroughItsHandle() {
+        long failedBefore = scheduler.stats().failed();
+        FlowHandle<Object> h = scheduler.submit(loader.newInstance(Callable.class, "flowtest.fixtures.Thrower"));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> h.get(Duration.ofSeconds(10)));
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertEquals("boom 42", e.getCause().getMessage());
+        assertTrue(h.isFailed());
+        assertEquals(failedBefore + 1, scheduler.stats().failed());
+    }
+
+    @Test
+    void transportReadsSuspendAndIoExceptionReachesUserCode() throws Exception {
+        ScriptedTransport t = new ScriptedTransport(List.of("a", "b", "c"), new IOException("connection reset"));
+        long resumedBefore = scheduler.stats().resumed();
+        Object r = scheduler.submit(loader.newInstance(Callable.class, "flowtest.fixtures.TransportUser", t))
+                .get(Duration.ofSeconds(10));
+        assertEquals("io error after 3: connection reset", r);
+        assertEquals(List.of("A", "B", "C"), t.written());
+        assertTrue(scheduler.stats().resumed() >= resumedBefore + 3);
+    }
+
+    @Test
+    void transportReadReturnsNullAtEndOfStream() throws Exception {
+        ScriptedTransport t = new ScriptedTransport(List.of("x", "y"), null);
+        Object r = scheduler.submit(loader.newInstance(Callable.class, "flowtest.fixtures.TransportUser", t))
+                .get(Duration.ofSeconds(10));
+        assertEquals("eof after 2", r);
+    }
+
+    @Test
+    void tenThousandFlowsOnTwoWorkersCompleteWithFuturesCompletedInRandomOrder() throws Exception {
+        int n = 10_000;
+        List<CompletableFuture<Integer>> futures = new ArrayList<>();
+        List<FlowHandle<Object>> handles = new ArrayList<>();
+        FlowStats before = scheduler.stats();
+        for (int i = 0; i < n; i++) {
+            CompletableFuture<Integer> a = new CompletableFuture<>();
+            CompletableFuture<Integer> b = new CompletableFuture<>();
+            futures.add(a);
+            futures.add(b);
+            handles.add(scheduler.submit(loader.newInstance(Callable.class, "flowtest.fixtures.Waiter", a, b)));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < 2 * n; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(42));
+        Thread completer = new Thread(() -> {
+            for (int idx : order) {
+                futures.get(idx).complete(idx / 2 + (idx % 2 == 0 ? 0 : 7));
+            }
+        }, "completer");
+        completer.start();
+        for (int i = 0; i < n; i++) {
+            assertEquals(i * 1000 + i + 7, handles.get(i).get(Duration.ofSeconds(30)));
+        }
+        completer.join(10_000);
+        FlowStats after = scheduler.stats();
+        assertEquals(before.completed() + n, after.completed());
+        assertTrue(after.resumed() - before.resumed() >= n, "most flows must have suspended: " + after);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.flow.mina;
+
+import dev.flow.spi.SuspensionPoint;
+import dev.flow.spi.SuspensionPointProvider;
+import java.util.List;
+
+/**
+ * Makes MINA's blocking {@code IoFuture} waits suspension points: in code loaded through the {@code
+ * ContinuationClassLoader}, {@code future.await()}, {@code awaitUninterruptibly()} and the deprecated
+ * {@code join()} suspend the flow until the future completes, and the timed forms become {@code
+ * dev.flow.internal.Awaits.readyMillis} / {@code readyTimeout}, which suspend for at most the timeout.
+ * Subtypes such as {@code ConnectFuture.awaitUninterruptibly()} match too.
+ *
+ * <p>Registered as a {@link java.util.ServiceLoader} service of {@link SuspensionPointProvider}; not
+ * meant to be called directly. Stateless and thread-safe.
+ */
+public final class MinaSuspensionPoints implements SuspensionPointProvider {
+
+    private static final String IO_FUTURE = "org/apache/mina/core/future/IoFuture";
+    private static final String AWAITS = "dev/flow/internal/Awaits";
+    private static final String READY_MILLIS = "(Ljava/lang/Object;J)Z";
+    private static final String READY_TIMEOUT = "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z";
+
+    private static final List<SuspensionPoint> POINTS = List.of(
+            SuspensionPoint.awaitReceiver(IO_FUTURE, "await", "()L" + IO_FUTURE + ";"),
+            SuspensionPoint.awaitReceiver(IO_FUTURE, "awaitUninterruptibly", "()L" + IO_FUTURE + ";"),
+            SuspensionPoint.awaitReceiver(IO_FUTURE, "join", "()V"),
+            SuspensionPoint.replaceWithStatic(IO_FUTURE, "await", "(J)Z", AWAITS, "readyMillis", READY_MILLIS),
+            SuspensionPoint.replaceWithStatic(IO_FUTURE, "awaitUninterruptibly", "(J)Z",
+                    AWAITS, "readyMillis", READY_MILLIS),
+            SuspensionPoint.replaceWithStatic(IO_FUTURE, "join", "(J)Z", AWAITS, "readyMillis", READY_MILLIS),
+            SuspensionPoint.replaceWithStatic(IO_FUTURE, "await", "(JLjava/util/concurrent/TimeUnit;)Z",
+                    AWAITS, "readyTimeout", READY_TIMEOUT),
+            SuspensionPoint.replaceWithStatic(IO_FUTURE, "awaitUninterruptibly", "(JLjava/util/concurrent/TimeUnit;)Z",
+                    AWAITS, "readyTimeout", READY_TIMEOUT));
+
+    /** Creates the provider; called by {@link java.util.ServiceLoader}. */
+    public MinaSuspensionPoints() {
+    }
+
+    /** The {@code IoFuture} await family, as listed in the class description. */
+    @Override
+    public List<SuspensionPoint> suspensionPoints() {
+        return POINTS;
+    }
+}

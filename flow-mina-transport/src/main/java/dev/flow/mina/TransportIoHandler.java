@@ -1,0 +1,92 @@
+package dev.flow.mina;
+
+import dev.flow.TransportConfig;
+import java.io.IOException;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.session.IoSession;
+
+/**
+ * The MINA handler shared by all sessions of a {@link FlowServer} or {@link FlowConnector}: attaches
+ * a {@link MinaTransport} to each session when it is created and feeds it the session's events.
+ *
+ * <p>Runs on MINA threads (I/O processors, or the writing thread for in-VM pipes): it only buffers
+ * data, completes awaitables and notifies the owner's {@link Listener}, which must not block either.
+ * It does not close the session when the peer shuts its output down, so a flow can still answer.
+ */
+final class TransportIoHandler extends IoHandlerAdapter {
+
+    /** Session lifecycle callbacks for the owner; called on MINA threads, must not block. */
+    interface Listener {
+        /** The session is open and its transport ready. */
+        void opened(MinaTransport transport);
+
+        /** The session has closed. */
+        void closed(MinaTransport transport);
+    }
+
+    private final TransportConfig config;
+    private final Listener listener;
+
+    TransportIoHandler(TransportConfig config, Listener listener) {
+        this.config = config;
+        this.listener = listener;
+    }
+
+    @Override
+    public void sessionCreated(IoSession session) {
+        MinaTransport.attach(session, config);
+    }
+
+    @Override
+    public void sessionOpened(IoSession session) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t != null && listener != null) {
+            listener.opened(t);
+        }
+    }
+
+    @Override
+    public void messageReceived(IoSession session, Object message) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t == null) {
+            session.closeNow();
+        } else if (message instanceof IoBuffer) {
+            t.onReceived((IoBuffer) message);
+        } else {
+            t.onException(new IOException("message: " + message.getClass().getName()
+                    + " (expected: an IoBuffer; Flow sessions must not have a protocol codec)"));
+        }
+    }
+
+    @Override
+    public void inputClosed(IoSession session) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t == null) {
+            session.closeNow();
+        } else {
+            t.onInputClosed();
+        }
+    }
+
+    @Override
+    public void sessionClosed(IoSession session) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t != null) {
+            t.onInputClosed();
+            if (listener != null) {
+                listener.closed(t);
+            }
+        }
+    }
+
+    @Override
+    public void exceptionCaught(IoSession session, Throwable cause) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t == null) {
+            session.closeNow();
+        } else {
+            t.onException(cause);
+        }
+    }
+}
