@@ -37,6 +37,18 @@ public final class Flow {
     }
 
     /**
+     * Waits for {@code future} and returns its value (this overload resolves the ambiguity between
+     * the {@link CompletionStage} and {@link Future} forms).
+     *
+     * @throws java.util.concurrent.CompletionException if the future failed
+     */
+    public static <T> T await(CompletableFuture<T> future) {
+        Objects.requireNonNull(future, "future");
+        Waits.block(future, 0);
+        return future.join();
+    }
+
+    /**
      * Waits for {@code future} and returns its value.
      *
      * @throws java.util.concurrent.CompletionException if the future failed

@@ -47,6 +47,8 @@ public final class BuiltinSuspensionPoints {
                 AWAITS, "sleep", "(Ljava/time/Duration;)V"));
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "await", "(Ljava/util/concurrent/CompletionStage;)Ljava/lang/Object;",
                 AWAITS, "await", "(Ljava/util/concurrent/CompletionStage;)Ljava/lang/Object;"));
+        p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "await", "(Ljava/util/concurrent/CompletableFuture;)Ljava/lang/Object;",
+                AWAITS, "await", "(Ljava/util/concurrent/CompletionStage;)Ljava/lang/Object;"));
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "await", "(Ljava/util/concurrent/Future;)Ljava/lang/Object;",
                 AWAITS, "await", "(Ljava/util/concurrent/Future;)Ljava/lang/Object;"));
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "await", "(Ldev/flow/spi/Awaitable;)V",

@@ -1,0 +1,444 @@
+package dev.flow;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.internal.Awaits;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The behaviour every {@link Transport} must show, whatever carries its bytes.
+ *
+ * <p>A concrete subclass supplies connected pairs: the transport under test and a {@link Peer} the
+ * test drives from the other end. Each test runs twice: through the transport's blocking methods
+ * ({@link Access#BLOCKING}) and through the loops Flow runs in continuation mode ({@link
+ * Access#AWAITS}, i.e. {@link Awaits}, which for a {@link dev.flow.spi.AsyncTransport} polls and
+ * waits on {@code inputReady()}, and for any other transport calls the blocking methods). Override
+ * {@link #peerWritesOneByteAtATime()} to make the peer deliver every byte separately.
+ *
+ * <p>Every test is bounded in time; waits that must fail do so through the transport's own timeouts
+ * or the peer's bounded reads.
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+public abstract class TransportContractTest {
+
+    /** How a test calls the transport. */
+    protected enum Access {
+        /** The blocking {@link Transport} methods (sync mode). */
+        BLOCKING,
+        /** Flow's suspendable forms in {@link Awaits}, run outside a flow so they block. */
+        AWAITS
+    }
+
+    /** The far end of a connection under test, driven by the test thread. */
+    protected interface Peer {
+        /** Sends {@code bytes} to the transport under test in one write. */
+        void write(byte[] bytes) throws Exception;
+
+        /**
+         * Returns exactly {@code n} bytes written by the transport under test, failing (throwing) if
+         * they do not arrive within a few seconds.
+         */
+        byte[] readExactly(int n) throws Exception;
+
+        /**
+         * Waits a few seconds at most until the transport under test has closed the connection,
+         * failing (throwing) if it does not or if more data arrives.
+         */
+        void awaitEndOfStream() throws Exception;
+
+        /** Ends the stream towards the transport under test after the bytes already written. */
+        void shutdownOutput() throws Exception;
+
+        /** Breaks the connection abruptly, as a TCP reset does. */
+        void reset() throws Exception;
+
+        /** Releases the peer's end; a second call does nothing. */
+        void close() throws Exception;
+    }
+
+    /** A connected pair: the transport under test and its peer. */
+    protected static final class Connection {
+        private final Transport transport;
+        private final Peer peer;
+
+        /** Creates the pair. */
+        public Connection(Transport transport, Peer peer) {
+            this.transport = transport;
+            this.peer = peer;
+        }
+
+        /** The transport under test. */
+        public Transport transport() {
+            return transport;
+        }
+
+        /** The test-driven far end. */
+        public Peer peer() {
+            return peer;
+        }
+    }
+
+    private final List<Connection> connections = new ArrayList<>();
+
+    /**
+     * Returns a new connected pair whose transport uses {@code config}. Resources the subclass creates
+     * for it are its own to release, e.g. in an {@code @AfterEach} method; the transport and peer are
+     * closed by this class after each test.
+     */
+    protected abstract Connection connect(TransportConfig config) throws Exception;
+
+    /** Whether the peer writes each byte separately, so that input arrives one byte at a time. */
+    protected boolean peerWritesOneByteAtATime() {
+        return false;
+    }
+
+    @AfterEach
+    void closeConnections() throws Exception {
+        for (Connection c : connections) {
+            try {
+                c.transport().close();
+            } finally {
+                c.peer().close();
+            }
+        }
+        connections.clear();
+    }
+
+    // ---------------------------------------------------------------- reading lines
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineReturnsLinesInOrder(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "one\ntwo\n\nthree\n");
+        assertEquals("one", readLine(access, c));
+        assertEquals("two", readLine(access, c));
+        assertEquals("", readLine(access, c));
+        assertEquals("three", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineReturnsNullAtEndOfStream(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "last\n");
+        c.peer().shutdownOutput();
+        assertEquals("last", readLine(access, c));
+        assertNull(readLine(access, c));
+        assertNull(readLine(access, c), "end of stream is reported again");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineReturnsUnterminatedLastLineAtEndOfStream(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "a\nb");
+        c.peer().shutdownOutput();
+        assertEquals("a", readLine(access, c));
+        assertEquals("b", readLine(access, c));
+        assertNull(readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineHandlesCrLf(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "one\r\ntwo\nthree\r\n\r\n");
+        assertEquals("one", readLine(access, c));
+        assertEquals("two", readLine(access, c));
+        assertEquals("three", readLine(access, c));
+        assertEquals("", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineKeepsCarriageReturnNotFollowedByLineFeed(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "a\rb\n");
+        assertEquals("a\rb", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineAcceptsLinesOfExactlyMaxLength(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().maxLineLength(5).build());
+        // With one byte at a time the '\r' arrives before its '\n' and must not count as content.
+        send(c, "abcde\r\nfghij\n");
+        assertEquals("abcde", readLine(access, c));
+        assertEquals("fghij", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineCountsCharactersNotBytesAgainstTheLimit(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().maxLineLength(4).build());
+        send(c, "\u20ac\u20ac\u20ac\u20ac\n"); // 4 characters, 12 bytes in UTF-8
+        assertEquals("\u20ac\u20ac\u20ac\u20ac", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineThrowsWhenLineExceedsLimit(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().maxLineLength(8).build());
+        send(c, "ok\n0123456789\n");
+        assertEquals("ok", readLine(access, c));
+        LineTooLongException e = assertThrows(LineTooLongException.class, () -> readLine(access, c));
+        assertEquals(8, e.limit());
+        assertTrue(e.length() > 8 && e.length() <= 10, "length seen: " + e.length());
+        assertTrue(e.getMessage().contains(Long.toString(e.length())) && e.getMessage().contains("8"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineThrowsAsSoonAsUnterminatedLineExceedsLimit(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().maxLineLength(8).build());
+        send(c, "0123456789"); // no terminator will ever come
+        LineTooLongException e = assertThrows(LineTooLongException.class, () -> readLine(access, c));
+        assertEquals(8, e.limit());
+        assertTrue(e.length() > 8 && e.length() <= 10, "length seen: " + e.length());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineThrowsSocketTimeoutExceptionAfterReadTimeout(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().readTimeout(Duration.ofMillis(150)).build());
+        send(c, "partial"); // not a line: must not end the wait
+        long t0 = System.nanoTime();
+        SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> readLine(access, c));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(ms >= 140, "timed out after " + ms + " ms");
+        assertTrue(e.getMessage().contains("readTimeout") && e.getMessage().contains("150"), e.getMessage());
+        send(c, " line\n");
+        assertEquals("partial line", readLine(access, c), "the transport stays usable after a timeout");
+    }
+
+    // ---------------------------------------------------------------- reading bytes
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readReturnsBytesAndMinusOneAtEnd(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        byte[] data = {0, 1, '\n', (byte) 0xff, '\r', 42};
+        send(c, data);
+        c.peer().shutdownOutput();
+        assertArrayEquals(data, readToEnd(access, c));
+        assertEquals(-1, read(access, c, new byte[4], 0, 4), "end of stream is reported again");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readReturnsAvailableBytesWithoutWaitingToFillTheBuffer(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, new byte[] {7, 8, 9});
+        byte[] dst = new byte[100];
+        int got = 0;
+        while (got < 3) {
+            int n = read(access, c, dst, 10 + got, 90 - got);
+            assertTrue(n > 0 && got + n <= 3, "read returned " + n);
+            got += n;
+        }
+        assertArrayEquals(new byte[] {7, 8, 9}, java.util.Arrays.copyOfRange(dst, 10, 13));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readThrowsSocketTimeoutExceptionAfterReadTimeout(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().readTimeout(Duration.ofMillis(100)).build());
+        SocketTimeoutException e = assertThrows(SocketTimeoutException.class,
+                () -> read(access, c, new byte[8], 0, 8));
+        assertTrue(e.getMessage().contains("readTimeout"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineAndReadShareOneInputBuffer(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "head\nBODY");
+        c.peer().shutdownOutput();
+        assertEquals("head", readLine(access, c));
+        assertArrayEquals("BODY".getBytes(StandardCharsets.US_ASCII), readToEnd(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readThrowsIOExceptionWhenPeerResets(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        c.peer().reset();
+        IOException e = assertThrows(IOException.class, () -> readLine(access, c));
+        assertFalse(e instanceof SocketTimeoutException, e.toString());
+    }
+
+    // ---------------------------------------------------------------- charsets
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineDecodesWithConfiguredCharset(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().charset(StandardCharsets.ISO_8859_1).build());
+        send(c, new byte[] {'c', 'a', 'f', (byte) 0xe9, '\n'});
+        assertEquals("caf\u00e9", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineDecodesMultibyteUtf8SplitAcrossArrivals(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().charset(StandardCharsets.UTF_8).build());
+        String text = "na\u00efve \u20ac \ud834\udd1e";
+        send(c, (text + "\n").getBytes(StandardCharsets.UTF_8));
+        assertEquals(text, readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void writeLineEncodesWithConfiguredCharset(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().charset(StandardCharsets.ISO_8859_1).build());
+        writeLine(access, c, "caf\u00e9");
+        assertArrayEquals(new byte[] {'c', 'a', 'f', (byte) 0xe9, '\n'}, c.peer().readExactly(5));
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void writeLineIsReceivedByPeer(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        writeLine(access, c, "hello");
+        writeLine(access, c, "w\u00f6rld \u2713");
+        byte[] expected = "hello\nw\u00f6rld \u2713\n".getBytes(StandardCharsets.UTF_8);
+        assertArrayEquals(expected, c.peer().readExactly(expected.length));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void writeAndFlushDeliverBytesToPeer(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        byte[] all = new byte[256];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = (byte) i;
+        }
+        write(access, c, all, 1, 254);
+        write(access, c, all, 0, 0);
+        flush(access, c);
+        assertArrayEquals(java.util.Arrays.copyOfRange(all, 1, 255), c.peer().readExactly(254));
+    }
+
+    // ---------------------------------------------------------------- closing
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void closeIsIdempotentAndPeerSeesEndOfStream(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        writeLine(access, c, "bye");
+        c.transport().close();
+        c.transport().close();
+        assertArrayEquals("bye\n".getBytes(StandardCharsets.UTF_8), c.peer().readExactly(4));
+        c.peer().awaitEndOfStream();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readAndWriteThrowIOExceptionAfterClose(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "unread\n");
+        c.transport().close();
+        assertThrows(IOException.class, () -> readLine(access, c));
+        assertThrows(IOException.class, () -> read(access, c, new byte[1], 0, 1));
+        assertThrows(IOException.class, () -> writeLine(access, c, "late"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void remoteAddressAndConfigAreReported(Access access) throws Exception {
+        TransportConfig config = TransportConfig.builder().maxLineLength(77).build();
+        Connection c = open(config);
+        assertNotNull(c.transport().remoteAddress());
+        assertSame(config, c.transport().config());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Opens a pair and registers it for closing. */
+    protected final Connection open(TransportConfig config) throws Exception {
+        Connection c = connect(config);
+        connections.add(c);
+        return c;
+    }
+
+    /** Sends {@code text} from the peer in the transport's charset, honouring the one-byte hook. */
+    protected final void send(Connection c, String text) throws Exception {
+        Charset cs = c.transport().config().charset();
+        send(c, text.getBytes(cs));
+    }
+
+    /** Sends {@code bytes} from the peer, one write or one write per byte. */
+    protected final void send(Connection c, byte[] bytes) throws Exception {
+        if (peerWritesOneByteAtATime()) {
+            for (byte b : bytes) {
+                c.peer().write(new byte[] {b});
+            }
+        } else {
+            c.peer().write(bytes);
+        }
+    }
+
+    private static String readLine(Access access, Connection c) throws IOException {
+        return access == Access.BLOCKING ? c.transport().readLine() : Awaits.readLine(c.transport());
+    }
+
+    private static int read(Access access, Connection c, byte[] dst, int off, int len) throws IOException {
+        return access == Access.BLOCKING ? c.transport().read(dst, off, len) : Awaits.read(c.transport(), dst, off, len);
+    }
+
+    private static void writeLine(Access access, Connection c, String line) throws IOException {
+        if (access == Access.BLOCKING) {
+            c.transport().writeLine(line);
+        } else {
+            Awaits.writeLine(c.transport(), line);
+        }
+    }
+
+    private static void write(Access access, Connection c, byte[] src, int off, int len) throws IOException {
+        if (access == Access.BLOCKING) {
+            c.transport().write(src, off, len);
+        } else {
+            Awaits.write(c.transport(), src, off, len);
+        }
+    }
+
+    private static void flush(Access access, Connection c) throws IOException {
+        if (access == Access.BLOCKING) {
+            c.transport().flush();
+        } else {
+            Awaits.flush(c.transport());
+        }
+    }
+
+    private static byte[] readToEnd(Access access, Connection c) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] chunk = new byte[3];
+        int n;
+        while ((n = read(access, c, chunk, 0, chunk.length)) != -1) {
+            assertTrue(n > 0, "read returned " + n + " before the end of stream");
+            out.write(chunk, 0, n);
+        }
+        return out.toByteArray();
+    }
+}

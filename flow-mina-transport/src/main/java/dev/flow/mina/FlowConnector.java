@@ -1,0 +1,259 @@
+package dev.flow.mina;
+
+import dev.flow.Transport;
+import dev.flow.TransportConfig;
+import dev.flow.internal.Waits;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.WeakHashMap;
+import org.apache.mina.core.future.CloseFuture;
+import org.apache.mina.core.future.ConnectFuture;
+import org.apache.mina.core.service.IoConnector;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.transport.socket.nio.NioSocketConnector;
+import org.apache.mina.transport.vmpipe.VmPipeAddress;
+import org.apache.mina.transport.vmpipe.VmPipeConnector;
+
+/**
+ * Opens client connections, over TCP ({@link InetSocketAddress}) or in-VM pipes ({@link
+ * VmPipeAddress}), and returns them as {@link Transport}s.
+ *
+ * <p>In sync mode {@link #connect(SocketAddress)} simply blocks. Calls into this class are not
+ * instrumented, so in continuation mode write the wait in the protocol code itself, where the {@code
+ * ContinuationClassLoader} turns it into a suspension point:
+ *
+ * <pre>{@code
+ * ConnectFuture f = connector.connectAsync(address);
+ * f.awaitUninterruptibly();              // suspends the flow until the connection is established
+ * Transport transport = connector.transportOf(f);
+ * }</pre>
+ *
+ * <p><b>Threads.</b> Thread-safe. One MINA handler is shared by all connections; it attaches a
+ * {@link MinaTransport} to each session and only buffers data and completes awaitables on MINA
+ * threads. The MINA connectors (and their I/O threads) are created on first use per address type and
+ * released by {@link #close()}, which must not be called on a MINA I/O processor thread.
+ */
+public final class FlowConnector implements AutoCloseable {
+
+    private final TransportConfig config;
+    private final Duration connectTimeout;
+    private final int ioProcessors;
+    private final TransportIoHandler handler;
+    private final Map<ConnectFuture, SocketAddress> targets = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private NioSocketConnector tcp;
+    private VmPipeConnector vmPipe;
+    private boolean closed;
+
+    private FlowConnector(Builder b) {
+        this.config = b.config;
+        this.connectTimeout = b.connectTimeout;
+        this.ioProcessors = b.ioProcessors;
+        this.handler = new TransportIoHandler(config, null);
+    }
+
+    /** Returns a connector with the default configuration. */
+    public static FlowConnector create() {
+        return builder().build();
+    }
+
+    /** Returns a builder. Not thread-safe. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts connecting to {@code address} and returns MINA's future at once; never blocks. Await it
+     * (in instrumented code {@code future.awaitUninterruptibly()} suspends the flow) and pass it to
+     * {@link #transportOf(ConnectFuture)}.
+     *
+     * @throws IllegalArgumentException if {@code address} is neither an {@link InetSocketAddress} nor
+     *     a {@link VmPipeAddress}
+     * @throws IllegalStateException if the connector is closed
+     */
+    public ConnectFuture connectAsync(SocketAddress address) {
+        Objects.requireNonNull(address, "address");
+        ConnectFuture f = connectorFor(address).connect(address);
+        targets.put(f, address);
+        return f;
+    }
+
+    /**
+     * Returns the transport of a completed connection attempt.
+     *
+     * @throws ConnectException if the attempt failed or was canceled; the message names the address
+     * @throws IllegalStateException if {@code future} has not completed yet
+     */
+    public Transport transportOf(ConnectFuture future) throws IOException {
+        Objects.requireNonNull(future, "future");
+        if (!future.isDone()) {
+            throw new IllegalStateException("future: " + future + " (expected: a completed ConnectFuture; await it first)");
+        }
+        SocketAddress address = targets.get(future);
+        if (future.isCanceled()) {
+            throw new ConnectException("connect to " + address + " was canceled");
+        }
+        Throwable cause = future.getException();
+        if (cause != null) {
+            ConnectException e = new ConnectException("cannot connect to " + address + ": " + cause.getMessage());
+            e.initCause(cause);
+            throw e;
+        }
+        IoSession session = future.getSession();
+        MinaTransport t = MinaTransport.of(session);
+        return t != null ? t : MinaTransport.attach(session, config);
+    }
+
+    /**
+     * Connects to {@code address} and returns the transport, blocking the calling thread until the
+     * connection is established or fails (after the connect timeout at most). Not a suspension point:
+     * in continuation mode use {@link #connectAsync(SocketAddress)}.
+     *
+     * @throws ConnectException if the connection cannot be established; the message names the address
+     * @throws InterruptedIOException if the thread is interrupted while waiting
+     */
+    public Transport connect(SocketAddress address) throws IOException {
+        ConnectFuture f = connectAsync(address);
+        if (!Waits.block(new IoFutureAwaitable(f), 0)) {
+            f.cancel();
+            if (f.isConnected()) {
+                f.getSession().closeNow();
+            }
+            throw new InterruptedIOException("interrupted while connecting to " + address);
+        }
+        return transportOf(f);
+    }
+
+    /** The number of connections open right now. */
+    public synchronized int openSessions() {
+        int n = 0;
+        if (tcp != null) {
+            n += tcp.getManagedSessionCount();
+        }
+        if (vmPipe != null) {
+            n += vmPipe.getManagedSessionCount();
+        }
+        return n;
+    }
+
+    /** The configuration of the transports this connector creates. */
+    public TransportConfig config() {
+        return config;
+    }
+
+    /**
+     * Closes every connection of this connector and releases its MINA threads. Blocks until the
+     * sessions are closed; a second call does nothing. Must not be called on a MINA I/O thread.
+     */
+    @Override
+    public void close() {
+        List<IoConnector> connectors = new ArrayList<>(2);
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (tcp != null) {
+                connectors.add(tcp);
+            }
+            if (vmPipe != null) {
+                connectors.add(vmPipe);
+            }
+        }
+        for (IoConnector c : connectors) {
+            List<CloseFuture> closing = new ArrayList<>();
+            for (IoSession s : c.getManagedSessions().values()) {
+                closing.add(s.closeNow());
+            }
+            for (CloseFuture f : closing) {
+                f.awaitUninterruptibly();
+            }
+            c.dispose(true);
+        }
+    }
+
+    private synchronized IoConnector connectorFor(SocketAddress address) {
+        if (closed) {
+            throw new IllegalStateException("connector is closed");
+        }
+        if (address instanceof VmPipeAddress) {
+            if (vmPipe == null) {
+                vmPipe = configure(new VmPipeConnector());
+            }
+            return vmPipe;
+        }
+        if (address instanceof InetSocketAddress) {
+            if (tcp == null) {
+                NioSocketConnector c = ioProcessors > 0 ? new NioSocketConnector(ioProcessors) : new NioSocketConnector();
+                c.getSessionConfig().setTcpNoDelay(true);
+                tcp = configure(c);
+            }
+            return tcp;
+        }
+        throw new IllegalArgumentException("address: " + address + " (expected: an InetSocketAddress or a VmPipeAddress)");
+    }
+
+    private <C extends IoConnector> C configure(C c) {
+        c.setHandler(handler);
+        if (connectTimeout != null) {
+            c.setConnectTimeoutMillis(connectTimeout.toMillis());
+        }
+        return c;
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "FlowConnector[open=" + openSessions() + (closed ? ", closed" : "") + "]";
+    }
+
+    /** Builds a {@link FlowConnector}. Not thread-safe. */
+    public static final class Builder {
+        private TransportConfig config = TransportConfig.DEFAULT;
+        private Duration connectTimeout;
+        private int ioProcessors;
+
+        private Builder() {
+        }
+
+        /** Limits, timeouts and charset of the transports; default {@link TransportConfig#DEFAULT}. */
+        public Builder config(TransportConfig config) {
+            Objects.requireNonNull(config, "config");
+            MinaTransport.checkCharset(config.charset());
+            this.config = config;
+            return this;
+        }
+
+        /** How long a TCP connection attempt may take; default MINA's (60 s). Must be at least 1 ms. */
+        public Builder connectTimeout(Duration connectTimeout) {
+            Objects.requireNonNull(connectTimeout, "connectTimeout");
+            if (connectTimeout.toMillis() < 1) {
+                throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: >= 1 ms)");
+            }
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        /** Number of MINA I/O processor threads for TCP, 1 to 256; default MINA's (processors + 1). */
+        public Builder ioProcessors(int ioProcessors) {
+            if (ioProcessors < 1 || ioProcessors > 256) {
+                throw new IllegalArgumentException("ioProcessors: " + ioProcessors + " (expected: 1..256)");
+            }
+            this.ioProcessors = ioProcessors;
+            return this;
+        }
+
+        /** Creates the connector; its MINA threads start with the first connection. */
+        public FlowConnector build() {
+            return new FlowConnector(this);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.flow.mina;
+
+import dev.flow.TransportConfig;
+import dev.flow.TransportContractTest;
+import org.junit.jupiter.api.AfterEach;
+
+/** The transport contract for {@link MinaTransport} over TCP on 127.0.0.1, against a plain socket. */
+class TcpMinaTransportTest extends TransportContractTest {
+
+    private final Pairs pairs = new Pairs();
+
+    @Override
+    protected Connection connect(TransportConfig config) throws Exception {
+        Pairs.Tcp p = pairs.tcp(config, peerWritesOneByteAtATime());
+        return new Connection(p.transport, p.peer);
+    }
+
+    @AfterEach
+    void releasePairs() throws Exception {
+        pairs.close();
+    }
+}

@@ -1,0 +1,25 @@
+package dev.flow.mina;
+
+import dev.flow.TransportConfig;
+import dev.flow.TransportContractTest;
+import org.junit.jupiter.api.AfterEach;
+
+/**
+ * The transport contract for {@link MinaTransport} over an in-VM pipe. A pipe cannot be reset, so
+ * {@code readThrowsIOExceptionWhenPeerResets} replays MINA's reset events (see {@link PipePeer}).
+ */
+class VmPipeMinaTransportTest extends TransportContractTest {
+
+    private final Pairs pairs = new Pairs();
+
+    @Override
+    protected Connection connect(TransportConfig config) throws Exception {
+        Pairs.Pipe p = pairs.pipe(config);
+        return new Connection(p.transport, p.peer);
+    }
+
+    @AfterEach
+    void releasePairs() throws Exception {
+        pairs.close();
+    }
+}
