@@ -49,7 +49,7 @@ public abstract class TransportContractTest {
     }
 
     /** The far end of a connection under test, driven by the test thread. */
-    protected interface Peer {
+    public interface Peer {
         /** Sends {@code bytes} to the transport under test in one write. */
         void write(byte[] bytes) throws Exception;
 
@@ -76,7 +76,7 @@ public abstract class TransportContractTest {
     }
 
     /** A connected pair: the transport under test and its peer. */
-    protected static final class Connection {
+    public static final class Connection {
         private final Transport transport;
         private final Peer peer;
 

@@ -195,10 +195,27 @@ public final class ContinuationClassLoader extends ClassLoader {
         try {
             enhanced = engine.enhance(prepared);
         } catch (RuntimeException e) {
-            throw new InstrumentationException(internal.replace('/', '.'), "", "", "the continuation engine failed: " + e, e);
+            throw engineFailure(internal, e);
         }
         verify(internal, enhanced);
         return enhanced;
+    }
+
+    /** Names the method when the engine's (relocated) ASM reports one, e.g. a method grown past 64 KB. */
+    private static InstrumentationException engineFailure(String internal, RuntimeException e) {
+        String className = internal.replace('/', '.');
+        if (e.getClass().getSimpleName().equals("MethodTooLargeException")) {
+            try {
+                String method = (String) e.getClass().getMethod("getMethodName").invoke(e);
+                String desc = (String) e.getClass().getMethod("getDescriptor").invoke(e);
+                int size = (Integer) e.getClass().getMethod("getCodeSize").invoke(e);
+                return new InstrumentationException(className, method, desc,
+                        "method too large after instrumentation (" + size + " bytes, limit 65535)", e);
+            } catch (ReflectiveOperationException | RuntimeException ignored) {
+                // fall through to the generic message
+            }
+        }
+        return new InstrumentationException(className, "", "", "the continuation engine failed: " + e, e);
     }
 
     private static void verify(String internal, byte[] bytes) {

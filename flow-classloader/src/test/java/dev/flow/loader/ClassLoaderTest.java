@@ -112,6 +112,16 @@ class ClassLoaderTest {
     }
 
     @Test
+    void methodTooLargeAfterInstrumentationIsRefusedAtLoadTimeNamingTheMethod() {
+        ContinuationClassLoader l = ContinuationClassLoader.builder().include("flowtest.refused").build();
+        InstrumentationException e = assertThrows(InstrumentationException.class, () -> l.loadClass("flowtest.refused.Huge"));
+        assertEquals("flowtest.refused.Huge", e.className());
+        assertEquals("run", e.methodName());
+        assertEquals("(Ljava/util/concurrent/CompletableFuture;)J", e.descriptor());
+        assertTrue(e.getMessage().contains("too large"), e.getMessage());
+    }
+
+    @Test
     void instancesAreCreatedThroughTheLoader() {
         Callable<?> c = LOADER.newInstance(Callable.class, "flowtest.fixtures.Loops");
         assertSame(LOADER, c.getClass().getClassLoader());

@@ -298,7 +298,7 @@ public final class MinaTransport implements AsyncTransport {
                         throw tooLong(line.length());
                     }
                 } else {
-                    int content = n > 0 && buf[end - 1] == '\r' ? n - 1 : n;
+                    int content = n;
                     if (content > maxLineLength) {
                         int chars = countChars(start, content);
                         if (chars > maxLineLength) {
