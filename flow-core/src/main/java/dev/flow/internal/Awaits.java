@@ -1,6 +1,8 @@
 package dev.flow.internal;
 
+import dev.flow.Connector;
 import dev.flow.Transport;
+import dev.flow.spi.AsyncConnector;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.AsyncTransport;
 import java.io.IOException;
@@ -124,6 +126,17 @@ public final class Awaits {
             return;
         }
         park(f.scheduler().sleep(nanos), 0);
+    }
+
+    /** Replaces {@code Connector.connect()}. */
+    public static Transport connect(Connector c) throws IOException {
+        if (!(c instanceof AsyncConnector)) {
+            return c.connect();
+        }
+        AsyncConnector a = (AsyncConnector) c;
+        Object attempt = a.connectAsync();
+        park(attempt, 0);
+        return a.transportOf(attempt);
     }
 
     /** Replaces {@code Transport.readLine()}. */

@@ -36,6 +36,8 @@ public final class BuiltinSuspensionPoints {
                 AWAITS, "write", "(Ldev/flow/Transport;[BII)V"));
         p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "flush", "()V",
                 AWAITS, "flush", "(Ldev/flow/Transport;)V"));
+        p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
+                AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
         p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get",
                 "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
