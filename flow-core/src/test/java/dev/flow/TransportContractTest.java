@@ -18,6 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -180,9 +184,11 @@ public abstract class TransportContractTest {
     @ParameterizedTest
     @EnumSource(Access.class)
     void readLineAcceptsLinesOfExactlyMaxLength(Access access) throws Exception {
-        Connection c = open(TransportConfig.builder().maxLineLength(5).build());
-        // With one byte at a time the '\r' arrives before its '\n' and must not count as content.
-        send(c, "abcde\r\nfghij\n");
+        Connection c = open(TransportConfig.builder().maxLineLength(5).readTimeout(Duration.ofMillis(50)).build());
+        send(c, "abcde\r");
+        // Polled now, the '\r' may be the first half of "\r\n": it must not count as content yet.
+        assertThrows(SocketTimeoutException.class, () -> readLine(access, c));
+        send(c, "\nfghij\n");
         assertEquals("abcde", readLine(access, c));
         assertEquals("fghij", readLine(access, c));
     }
@@ -190,9 +196,30 @@ public abstract class TransportContractTest {
     @ParameterizedTest
     @EnumSource(Access.class)
     void readLineCountsCharactersNotBytesAgainstTheLimit(Access access) throws Exception {
-        Connection c = open(TransportConfig.builder().maxLineLength(4).build());
-        send(c, "\u20ac\u20ac\u20ac\u20ac\n"); // 4 characters, 12 bytes in UTF-8
+        Connection c = open(TransportConfig.builder().maxLineLength(4).readTimeout(Duration.ofMillis(50)).build());
+        send(c, "\u20ac\u20ac\u20ac\u20ac"); // 4 characters, 12 bytes in UTF-8, not terminated yet
+        assertThrows(SocketTimeoutException.class, () -> readLine(access, c));
+        send(c, "\n");
         assertEquals("\u20ac\u20ac\u20ac\u20ac", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineWaitsForALineThatArrivesLater(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        Future<String> line = whileBlocked(() -> readLine(access, c));
+        send(c, "late");
+        send(c, " line\n");
+        assertEquals("late line", result(line));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineReturnsNullWhenTheStreamEndsWhileWaiting(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        Future<String> line = whileBlocked(() -> readLine(access, c));
+        c.peer().shutdownOutput();
+        assertNull(result(line));
     }
 
     @ParameterizedTest
@@ -270,6 +297,17 @@ public abstract class TransportContractTest {
 
     @ParameterizedTest
     @EnumSource(Access.class)
+    void readWaitsForBytesThatArriveLater(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        byte[] dst = new byte[8];
+        Future<Integer> n = whileBlocked(() -> read(access, c, dst, 0, 8));
+        send(c, new byte[] {5});
+        assertEquals(1, result(n));
+        assertEquals(5, dst[0]);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
     void readLineAndReadShareOneInputBuffer(Access access) throws Exception {
         Connection c = open(TransportConfig.DEFAULT);
         send(c, "head\nBODY");
@@ -285,6 +323,17 @@ public abstract class TransportContractTest {
         c.peer().reset();
         IOException e = assertThrows(IOException.class, () -> readLine(access, c));
         assertFalse(e instanceof SocketTimeoutException, e.toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readThrowsIOExceptionWhenPeerResetsWhileWaiting(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        Future<String> line = whileBlocked(() -> readLine(access, c));
+        c.peer().reset();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> line.get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IOException && !(e.getCause() instanceof SocketTimeoutException),
+                e.getCause().toString());
     }
 
     // ---------------------------------------------------------------- charsets
@@ -396,6 +445,44 @@ public abstract class TransportContractTest {
             }
         } else {
             c.peer().write(bytes);
+        }
+    }
+
+    /**
+     * Runs {@code call} on a new thread and returns once that thread is blocked waiting (or done), so
+     * that whatever the test does next happens while the transport waits for input.
+     */
+    protected static <T> Future<T> whileBlocked(Callable<T> call) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "contract-reader");
+        t.setDaemon(true);
+        t.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!result.isDone() && t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("reader neither blocked nor finished within 5 s: " + t.getState());
+            }
+            Thread.onSpinWait();
+        }
+        assertFalse(result.isDone(), () -> "expected the reader to wait, but it ended: " + result);
+        return result;
+    }
+
+    /** The outcome of a {@link #whileBlocked} call, waiting up to 10 seconds. */
+    protected static <T> T result(Future<T> f) throws Exception {
+        try {
+            return f.get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception) {
+                throw (Exception) e.getCause();
+            }
+            throw e;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.flow.mina;
 
+import dev.flow.Connector;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Waits;
@@ -27,9 +28,11 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  * Opens client connections, over TCP ({@link InetSocketAddress}) or in-VM pipes ({@link
  * VmPipeAddress}), and returns them as {@link Transport}s.
  *
- * <p>In sync mode {@link #connect(SocketAddress)} simply blocks. Calls into this class are not
- * instrumented, so in continuation mode write the wait in the protocol code itself, where the {@code
- * ContinuationClassLoader} turns it into a suspension point:
+ * <p>Protocol code should receive a {@link Connector} from {@link #connector(SocketAddress)}: its
+ * {@code connect()} blocks in sync mode and is a suspension point in continuation mode. Calls to
+ * {@link #connect(SocketAddress)} itself are not suspension points (they block the worker). Code that
+ * works with MINA futures directly can also write the wait itself, which the {@code
+ * ContinuationClassLoader} turns into a suspension point:
  *
  * <pre>{@code
  * ConnectFuture f = connector.connectAsync(address);
@@ -72,6 +75,22 @@ public final class FlowConnector implements AutoCloseable {
     }
 
     /**
+     * Returns a {@link Connector} that opens transports to {@code address} through this connector.
+     * Protocol code that only knows {@link Connector} calls {@code connect()}: in sync mode it blocks
+     * like {@link #connect(SocketAddress)}; in code loaded through the {@code ContinuationClassLoader}
+     * it is a suspension point (the flow waits for MINA's {@code ConnectFuture} without holding a
+     * thread). The returned object is thread-safe and cheap; connections still belong to this
+     * connector and are closed by {@link #close()}.
+     *
+     * @throws IllegalArgumentException if {@code address} is neither an {@link InetSocketAddress} nor
+     *     a {@link VmPipeAddress}
+     */
+    public Connector connector(SocketAddress address) {
+        checkAddress(address);
+        return new MinaConnector(this, address);
+    }
+
+    /**
      * Starts connecting to {@code address} and returns MINA's future at once; never blocks. Await it
      * (in instrumented code {@code future.awaitUninterruptibly()} suspends the flow) and pass it to
      * {@link #transportOf(ConnectFuture)}.
@@ -81,7 +100,6 @@ public final class FlowConnector implements AutoCloseable {
      * @throws IllegalStateException if the connector is closed
      */
     public ConnectFuture connectAsync(SocketAddress address) {
-        Objects.requireNonNull(address, "address");
         ConnectFuture f = connectorFor(address).connect(address);
         targets.put(f, address);
         return f;
@@ -182,6 +200,7 @@ public final class FlowConnector implements AutoCloseable {
     }
 
     private synchronized IoConnector connectorFor(SocketAddress address) {
+        checkAddress(address);
         if (closed) {
             throw new IllegalStateException("connector is closed");
         }
@@ -191,15 +210,20 @@ public final class FlowConnector implements AutoCloseable {
             }
             return vmPipe;
         }
-        if (address instanceof InetSocketAddress) {
-            if (tcp == null) {
-                NioSocketConnector c = ioProcessors > 0 ? new NioSocketConnector(ioProcessors) : new NioSocketConnector();
-                c.getSessionConfig().setTcpNoDelay(true);
-                tcp = configure(c);
-            }
-            return tcp;
+        if (tcp == null) {
+            NioSocketConnector c = ioProcessors > 0 ? new NioSocketConnector(ioProcessors) : new NioSocketConnector();
+            c.getSessionConfig().setTcpNoDelay(true);
+            tcp = configure(c);
         }
-        throw new IllegalArgumentException("address: " + address + " (expected: an InetSocketAddress or a VmPipeAddress)");
+        return tcp;
+    }
+
+    private static void checkAddress(SocketAddress address) {
+        Objects.requireNonNull(address, "address");
+        if (!(address instanceof InetSocketAddress) && !(address instanceof VmPipeAddress)) {
+            throw new IllegalArgumentException("address: " + address
+                    + " (expected: an InetSocketAddress or a VmPipeAddress)");
+        }
     }
 
     private <C extends IoConnector> C configure(C c) {

@@ -140,11 +140,13 @@ public final class MinaTransport implements AsyncTransport {
         return session;
     }
 
+    /** The configuration given when the session opened. Thread-safe. */
     @Override
     public TransportConfig config() {
         return config;
     }
 
+    /** The session's remote address. Thread-safe. */
     @Override
     public SocketAddress remoteAddress() {
         return session.getRemoteAddress();
@@ -298,7 +300,7 @@ public final class MinaTransport implements AsyncTransport {
                         throw tooLong(line.length());
                     }
                 } else {
-                    int content = n;
+                    int content = n > 0 && buf[end - 1] == '\r' ? n - 1 : n;
                     if (content > maxLineLength) {
                         int chars = countChars(start, content);
                         if (chars > maxLineLength) {
@@ -626,6 +628,11 @@ public final class MinaTransport implements AsyncTransport {
                         session.suspendRead();
                     } else {
                         session.resumeRead();
+                        // resumeRead() only changes the key's interest set; a selector blocked in
+                        // select() would notice after its 1 s timeout. A flush request wakes it up
+                        // (and writes nothing when nothing is queued).
+                        NioSession nio = (NioSession) session;
+                        nio.getProcessor().flush(nio);
                     }
                 } catch (RuntimeException e) {
                     onException(e);

@@ -1,0 +1,147 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.mina.core.future.DefaultConnectFuture;
+import org.apache.mina.transport.vmpipe.VmPipeAddress;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Continuation mode: the plain blocking code of {@code flowtest.mina} loaded through a strict {@link
+ * ContinuationClassLoader} (a wait that cannot suspend throws instead of blocking) and run on ONE
+ * worker. Client and server flows share that worker, which only works if every read, write, connect
+ * and MINA future wait suspends the flow and a MINA event resumes it.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ContinuationModeTest {
+
+    private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+
+    private final FlowScheduler scheduler = FlowScheduler.builder()
+            .workers(1).policy(SuspendPolicy.immediately()).name("continuation-test").build();
+    private final FlowConnector connector = FlowConnector.builder().ioProcessors(1).build();
+    private final Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+    private final List<FlowServer> servers = new ArrayList<>();
+
+    @AfterEach
+    void checkNothingLeaked() throws Exception {
+        try {
+            connector.close();
+            for (FlowServer s : servers) {
+                s.close();
+                assertEquals(0, s.openSessions());
+            }
+            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        } finally {
+            scheduler.close();
+            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        }
+    }
+
+    private FlowServer echoServer(SocketAddress address) throws IOException {
+        FlowServer s = FlowServer.builder().scheduler(scheduler)
+                .handler(t -> LOADER.newInstance(Callable.class, "flowtest.mina.LineEcho", t, outcomes))
+                .ioProcessors(1).start(address);
+        servers.add(s);
+        return s;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "vm"})
+    void clientAndServerFlowsShareOneWorker(String transport) throws Exception {
+        FlowServer server = echoServer(transport.equals("tcp")
+                ? new InetSocketAddress(Pairs.LOOPBACK, 0) : new VmPipeAddress(0));
+        int clients = 20;
+        int lines = 50;
+        List<FlowHandle<Integer>> handles = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            @SuppressWarnings("unchecked")
+            Callable<Integer> client = LOADER.newInstance(Callable.class, "flowtest.mina.LineClient",
+                    connector.connector(server.localAddress()), lines, "client-" + i);
+            handles.add(scheduler.submit(client));
+        }
+        for (FlowHandle<Integer> h : handles) {
+            assertEquals(lines, h.get(Duration.ofSeconds(20)));
+        }
+        Conditions.await("the server sessions to close", () -> server.openSessions() == 0);
+        Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        assertEquals(2L * clients, scheduler.stats().completed());
+        assertEquals(0, scheduler.stats().failed());
+        assertTrue(scheduler.stats().resumed() >= clients * lines,
+                "every echo needs the server flow to wait for input: " + scheduler.stats());
+        assertEquals(Collections.nCopies(clients, "quit"), List.copyOf(outcomes));
+    }
+
+    @Test
+    void ioFutureAwaitSuspendsTheFlowUntilMinaCompletesTheFuture() throws Exception {
+        DefaultConnectFuture future = new DefaultConnectFuture();
+        @SuppressWarnings("unchecked")
+        Callable<Boolean> waiter = LOADER.newInstance(Callable.class, "flowtest.mina.AwaitIoFuture", future, -1L);
+        FlowHandle<Boolean> waiting = scheduler.submit(waiter);
+        Conditions.await("the flow to suspend", () -> scheduler.stats().suspended() == 1, () -> scheduler.stats().toString());
+        @SuppressWarnings("unchecked")
+        Callable<String> quick = LOADER.newInstance(Callable.class, "flowtest.mina.Quick");
+        assertEquals("quick", scheduler.submit(quick).get(Duration.ofSeconds(5)), "the only worker is free");
+        assertFalse(waiting.isDone());
+
+        future.setException(new IOException("refused"));
+        assertTrue(waiting.get(Duration.ofSeconds(5)));
+        assertEquals(1, scheduler.stats().resumed());
+    }
+
+    @Test
+    void timedIoFutureAwaitSuspendsAndTimesOut() throws Exception {
+        @SuppressWarnings("unchecked")
+        Callable<Boolean> waiter = LOADER.newInstance(Callable.class, "flowtest.mina.AwaitIoFuture",
+                new DefaultConnectFuture(), 50L);
+        long t0 = System.nanoTime();
+        FlowHandle<Boolean> waiting = scheduler.submit(waiter);
+        Conditions.await("the flow to suspend", () -> scheduler.stats().suspended() == 1 || waiting.isDone(),
+                () -> scheduler.stats().toString());
+        assertFalse(waiting.get(Duration.ofSeconds(5)), "await(50) returns false when the future is not done");
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) >= 45);
+        assertEquals(1, scheduler.stats().resumed(), "resumed by the timer, not by blocking the worker");
+    }
+
+    @Test
+    void closingTheServerEndsSuspendedSessionFlows() throws Exception {
+        FlowServer server = echoServer(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        List<dev.flow.Transport> clients = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            dev.flow.Transport t = connector.connect(server.localAddress());
+            t.writeLine("ping");
+            assertEquals("ping", t.readLine());
+            clients.add(t);
+        }
+        Conditions.await("the session flows to suspend", () -> scheduler.stats().suspended() == 3,
+                () -> scheduler.stats().toString());
+        server.close();
+        Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        assertEquals(List.of("eof", "eof", "eof"), List.copyOf(outcomes));
+        for (dev.flow.Transport t : clients) {
+            t.close();
+        }
+    }
+}

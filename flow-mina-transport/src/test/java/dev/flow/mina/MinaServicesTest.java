@@ -1,0 +1,100 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.internal.Awaits;
+import dev.flow.internal.Waits;
+import dev.flow.spi.AwaitableAdapter;
+import dev.flow.spi.SuspensionPoint;
+import dev.flow.spi.SuspensionPointProvider;
+import java.io.IOException;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.mina.core.future.DefaultConnectFuture;
+import org.apache.mina.core.future.IoFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The ServiceLoader services: the IoFuture adapter and the IoFuture suspension points. */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class MinaServicesTest {
+
+    @Test
+    void theIoFutureAdapterIsRegisteredAndLetsFlowWaitOnMinaFutures() throws Exception {
+        assertTrue(ServiceLoader.load(AwaitableAdapter.class).stream()
+                .anyMatch(p -> p.type() == MinaIoFutureAdapter.class));
+        MinaIoFutureAdapter adapter = new MinaIoFutureAdapter();
+        assertEquals(IoFuture.class, adapter.type());
+
+        DefaultConnectFuture f = new DefaultConnectFuture();
+        assertFalse(Waits.isDone(f));
+        assertFalse(Waits.block(f, TimeUnit.MILLISECONDS.toNanos(20)), "not done: the wait times out");
+        assertFalse(Awaits.readyMillis(f, 20), "the replacement of await(long) times out too");
+        CountDownLatch ran = new CountDownLatch(1);
+        Waits.whenDone(f, ran::countDown);
+        assertEquals(1, ran.getCount());
+
+        f.setException(new IOException("refused"));
+        assertEquals(0, ran.getCount(), "the action ran when the future completed");
+        assertTrue(adapter.isDone(f));
+        assertTrue(Waits.block(f, 0));
+        assertTrue(Awaits.readyTimeout(f, 1, TimeUnit.SECONDS));
+        CountDownLatch late = new CountDownLatch(1);
+        adapter.whenDone(f, late::countDown);
+        assertEquals(0, late.getCount(), "runs at once on a completed future");
+    }
+
+    @Test
+    void theIoFutureAwaitFamilyIsRegisteredAsSuspensionPoints() {
+        List<SuspensionPoint> points = ServiceLoader.load(SuspensionPointProvider.class).stream()
+                .filter(p -> p.type() == MinaSuspensionPoints.class)
+                .findFirst().orElseThrow().get().suspensionPoints();
+        Set<String> described = points.stream().map(SuspensionPoint::toString).collect(Collectors.toSet());
+        String f = "org/apache/mina/core/future/IoFuture";
+        String awaits = "dev/flow/internal/Awaits";
+        assertEquals(Set.of(
+                f + ".await()L" + f + "; -> await receiver",
+                f + ".awaitUninterruptibly()L" + f + "; -> await receiver",
+                f + ".join()V -> await receiver",
+                f + ".await(J)Z -> " + awaits + ".readyMillis(Ljava/lang/Object;J)Z",
+                f + ".awaitUninterruptibly(J)Z -> " + awaits + ".readyMillis(Ljava/lang/Object;J)Z",
+                f + ".join(J)Z -> " + awaits + ".readyMillis(Ljava/lang/Object;J)Z",
+                f + ".await(JLjava/util/concurrent/TimeUnit;)Z -> " + awaits
+                        + ".readyTimeout(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z",
+                f + ".awaitUninterruptibly(JLjava/util/concurrent/TimeUnit;)Z -> " + awaits
+                        + ".readyTimeout(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z"), described);
+    }
+
+    @Test
+    void everySuspensionPointNamesRealMethods() throws Exception {
+        ClassLoader cl = getClass().getClassLoader();
+        for (SuspensionPoint p : new MinaSuspensionPoints().suspensionPoints()) {
+            Class<?> owner = Class.forName(p.owner().replace('/', '.'), false, cl);
+            MethodType type = MethodType.fromMethodDescriptorString(p.descriptor(), cl);
+            Method m = owner.getMethod(p.name(), type.parameterArray());
+            assertEquals(type.returnType(), m.getReturnType(), p.toString());
+            if (p.kind() == SuspensionPoint.Kind.STATIC) {
+                Class<?> repl = Class.forName(p.replacementOwner().replace('/', '.'), false, cl);
+                MethodType rt = MethodType.fromMethodDescriptorString(p.replacementDescriptor(), cl);
+                Method r = repl.getMethod(p.replacementName(), rt.parameterArray());
+                assertTrue(Modifier.isStatic(r.getModifiers()), r.toString());
+                assertEquals(rt.returnType(), r.getReturnType(), r.toString());
+                assertEquals(Object.class, rt.parameterType(0), "the receiver comes first");
+                assertEquals(type.parameterList(), rt.parameterList().subList(1, rt.parameterCount()),
+                        "then the original arguments: " + p);
+                assertEquals(type.returnType(), rt.returnType(), p.toString());
+            }
+            assertNotNull(p.toString());
+        }
+    }
+}

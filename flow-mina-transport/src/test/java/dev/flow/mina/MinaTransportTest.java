@@ -1,0 +1,225 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.LineTooLongException;
+import dev.flow.TransportConfig;
+import dev.flow.spi.Awaitable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Behaviour of {@link MinaTransport} beyond the transport contract: its primitives and MINA specifics. */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class MinaTransportTest {
+
+    private final Pairs pairs = new Pairs();
+
+    @AfterEach
+    void release() throws Exception {
+        pairs.close();
+    }
+
+    @Test
+    void inputReadyIsDoneOnlyWhenInputArrivedSinceTheLastPoll() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        MinaTransport t = p.transport;
+        assertNull(t.pollLine());
+        Awaitable ready = t.inputReady();
+        assertFalse(ready.isDone());
+        CountDownLatch woken = new CountDownLatch(1);
+        ready.whenDone(woken::countDown);
+
+        p.peer.write(bytes("par"));
+        assertTrue(ready.isDone());
+        assertEquals(0, woken.getCount(), "the action ran when the input arrived");
+        assertTrue(t.inputReady().isDone(), "input arrived since the last poll");
+
+        assertNull(t.pollLine(), "no complete line yet");
+        Awaitable next = t.inputReady();
+        assertFalse(next.isDone(), "a partial line already polled is not new input");
+        p.peer.write(bytes("tial\n"));
+        assertTrue(next.isDone());
+        assertEquals("partial", t.pollLine());
+    }
+
+    @Test
+    void inputReadyCompletesWhenThePeerCloses() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        Awaitable ready = p.transport.inputReady();
+        assertFalse(ready.isDone());
+        p.peer.close();
+        Conditions.await("input ready after close", ready::isDone);
+        assertTrue(p.transport.isInputClosed());
+        assertNull(p.transport.pollLine());
+        assertEquals(-1, p.transport.pollRead(new byte[1], 0, 1));
+    }
+
+    @Test
+    void anotherInputReadyCallReleasesTheStalePendingOne() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        Awaitable stale = p.transport.inputReady();
+        AtomicInteger runs = new AtomicInteger();
+        stale.whenDone(runs::incrementAndGet);
+        Awaitable fresh = p.transport.inputReady();
+        assertNotSame(stale, fresh);
+        assertTrue(stale.isDone(), "a wait that timed out must not keep its action forever");
+        assertEquals(1, runs.get());
+        assertFalse(fresh.isDone());
+    }
+
+    @Test
+    void pollReadReturnsZeroWhenNothingIsBufferedAndMinusOneAtTheEnd() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        byte[] dst = new byte[4];
+        assertEquals(0, p.transport.pollRead(dst, 0, 4));
+        p.peer.write(new byte[] {1, 2});
+        assertEquals(2, p.transport.pollRead(dst, 1, 3));
+        assertArrayEquals(new byte[] {0, 1, 2, 0}, dst);
+        p.peer.shutdownOutput();
+        Conditions.await("end of input", p.transport::isInputClosed);
+        assertEquals(-1, p.transport.pollRead(dst, 0, 4));
+    }
+
+    @Test
+    void writesCompleteWhenWrittenAndCheckWriteRethrowsAFailedWrite() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        MinaTransport t = p.transport;
+        Awaitable w = t.writeLineAsync("one");
+        Conditions.await("write completion", w::isDone);
+        t.checkWrite(w);
+        assertSame(w, t.flushAsync(), "flush waits for the last write");
+        assertArrayEquals(bytes("one\n"), p.peer.readExactly(4));
+
+        p.peer.close(); // closes both ends of the pipe
+        Conditions.await("session closed", () -> !t.session().isConnected());
+        Awaitable failed = t.writeLineAsync("two");
+        assertTrue(failed.isDone());
+        IOException e = assertThrows(IOException.class, () -> t.checkWrite(failed));
+        assertTrue(e.getMessage().contains("failed"), e.getMessage());
+        assertThrows(IOException.class, () -> t.writeLine("three"));
+    }
+
+    @Test
+    void checkWriteRejectsAnIncompleteWrite() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.transport.checkWrite(new Signal()));
+        assertTrue(e.getMessage().contains("expected: a completed write"), e.getMessage());
+    }
+
+    @Test
+    void afterALineTooLongEveryReadFails() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.builder().maxLineLength(3).build());
+        MinaTransport t = p.transport;
+        p.peer.write(bytes("abcdef\nok\n"));
+        LineTooLongException e = assertThrows(LineTooLongException.class, t::pollLine);
+        assertEquals(6, e.length());
+        assertEquals(3, e.limit());
+        assertEquals("line length: 6 (expected: <= maxLineLength 3)", e.getMessage());
+        assertTrue(t.isInputClosed());
+        assertTrue(t.inputReady().isDone());
+        assertThrows(LineTooLongException.class, t::pollLine);
+        assertThrows(LineTooLongException.class, () -> t.pollRead(new byte[1], 0, 1));
+        assertEquals(0, t.bufferedBytes(), "the input is discarded");
+    }
+
+    @Test
+    void endOfInputOverTcpLeavesTheSessionOpenForWriting() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        p.peer.write(bytes("request\n"));
+        p.peer.shutdownOutput();
+        assertEquals("request", p.transport.readLine());
+        assertNull(p.transport.readLine());
+        assertTrue(p.transport.session().isConnected());
+        p.transport.writeLine("response");
+        assertArrayEquals(bytes("response\n"), p.peer.readExactly(9));
+        p.transport.close();
+        p.peer.awaitEndOfStream();
+    }
+
+    @Test
+    void tcpReadingIsSuspendedWhileUnreadInputExceedsTheHighWaterMark() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        MinaTransport t = p.transport;
+        int total = 1 << 20;
+        byte[] data = new byte[total];
+        for (int i = 0; i < total; i++) {
+            data[i] = (byte) (i % 251);
+        }
+        OutputStream out = p.peer.socket().getOutputStream();
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try {
+                out.write(data); // blocks once the kernel buffers are full
+                out.flush();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        Conditions.await("reads suspended", () -> t.session().isReadSuspended(), () -> "buffered " + t.bufferedBytes());
+        int buffered = t.bufferedBytes();
+        assertTrue(buffered >= t.highWater() && buffered <= t.highWater() + 65536,
+                "buffered " + buffered + " with high-water mark " + t.highWater());
+
+        byte[] got = new byte[total];
+        long t0 = System.nanoTime();
+        int n = 0;
+        while (n < total) {
+            int r = t.read(got, n, Math.min(8192, total - n));
+            assertTrue(r > 0, "read returned " + r);
+            n += r;
+        }
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        // Each resume must wake MINA's selector; otherwise every one of the ~16 cycles waits up to 1 s.
+        assertTrue(ms < 5000, "reading 1 MiB through suspend/resume cycles took " + ms + " ms");
+        writer.get(5, TimeUnit.SECONDS);
+        assertArrayEquals(data, got);
+        assertFalse(t.session().isReadSuspended());
+    }
+
+    @Test
+    void ofReturnsTheTransportAttachedToTheSession() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        assertSame(p.transport, MinaTransport.of(p.transport.session()));
+        assertNull(MinaTransport.of(p.peer.session()), "a session not opened by Flow has none");
+    }
+
+    @Test
+    void charsetsThatAreNotAsciiCompatibleAreRejected() {
+        TransportConfig utf16 = TransportConfig.builder().charset(StandardCharsets.UTF_16).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FlowConnector.builder().config(utf16));
+        assertTrue(e.getMessage().startsWith("charset: UTF-16 (expected: "), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> FlowServer.builder().config(utf16));
+    }
+
+    @Test
+    void closeWakesAWaitingReaderWithAnIOException() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        MinaTransport t = p.transport;
+        java.util.concurrent.Future<String> line = Conditions.whileBlocked(t::readLine);
+        t.close();
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> line.get(5, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IOException && e.getCause().getMessage().contains("is closed"),
+                e.getCause().toString());
+        p.peer.awaitEndOfStream();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
