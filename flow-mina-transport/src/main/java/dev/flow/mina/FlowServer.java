@@ -133,9 +133,9 @@ public final class FlowServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting, closes every open session and releases the acceptor's threads. Flows waiting
-     * for input see the end of the stream (or an {@link IOException} when they write); the scheduler
-     * is not closed. Blocks until every session has closed; a second call does nothing. Must not be
+     * Stops accepting, closes every open session and releases the acceptor's threads. Session flows
+     * get an {@link IOException} ("server ... stopped") at their next read, after any input already
+     * buffered, and at their next write; the scheduler is not closed. Blocks until every session has closed; a second call does nothing. Must not be
      * called on a MINA I/O processor thread.
      */
     @Override
@@ -143,11 +143,15 @@ public final class FlowServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        acceptor.unbind();
+        // Fail the session flows before unbinding: unbinding closes the sessions, which would read as a
+        // clean end of stream.
+        IOException stopped = new IOException("server " + localAddress + " stopped");
         List<CloseFuture> closing = new ArrayList<>();
         for (IoSession s : sessions) {
-            closing.add(s.closeNow());
+            MinaTransport t = MinaTransport.of(s);
+            closing.add(t != null ? t.abort(stopped) : s.closeNow());
         }
+        acceptor.unbind();
         for (CloseFuture f : closing) {
             f.awaitUninterruptibly();
         }

@@ -488,6 +488,25 @@ public final class MinaTransport implements AsyncTransport {
         }
     }
 
+    /**
+     * Ends the session from this side with {@code cause}: input already buffered can still be read,
+     * then every read throws {@code cause}. Used when a server stops.
+     */
+    org.apache.mina.core.future.CloseFuture abort(IOException cause) {
+        Signal s;
+        synchronized (lock) {
+            if (!eof && !closed && failure == null) {
+                failure = cause;
+                arrived = true;
+            }
+            s = takeWaiter();
+        }
+        if (s != null) {
+            s.complete();
+        }
+        return session.closeNow();
+    }
+
     /** Records a connection failure, wakes the reader and closes the session. */
     void onException(Throwable cause) {
         if (cause instanceof WriteException) {

@@ -126,7 +126,7 @@ class ContinuationModeTest {
     }
 
     @Test
-    void closingTheServerEndsSuspendedSessionFlows() throws Exception {
+    void closingTheServerEndsSuspendedSessionFlowsWithAnIOException() throws Exception {
         FlowServer server = echoServer(new InetSocketAddress(Pairs.LOOPBACK, 0));
         List<dev.flow.Transport> clients = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -139,7 +139,28 @@ class ContinuationModeTest {
                 () -> scheduler.stats().toString());
         server.close();
         Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
-        assertEquals(List.of("eof", "eof", "eof"), List.copyOf(outcomes));
+        assertEquals(List.of("IOException", "IOException", "IOException"), List.copyOf(outcomes));
+        assertEquals(3, scheduler.stats().failed());
+        for (dev.flow.Transport t : clients) {
+            t.close();
+        }
+    }
+
+    @Test
+    void stoppingTheServerWithAThousandSuspendedFlowsFailsEachWithAnIOException() throws Exception {
+        FlowServer server = echoServer(new org.apache.mina.transport.vmpipe.VmPipeAddress(0));
+        List<dev.flow.Transport> clients = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            clients.add(connector.connect(server.localAddress()));
+        }
+        Conditions.await("1000 session flows to suspend", () -> scheduler.stats().suspended() == 1000,
+                () -> scheduler.stats().toString());
+        long failedBefore = scheduler.stats().failed();
+        server.close();
+        Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        assertEquals(1000, scheduler.stats().failed() - failedBefore);
+        assertEquals(1000, outcomes.stream().filter("IOException"::equals).count());
+        assertEquals(0, server.openSessions());
         for (dev.flow.Transport t : clients) {
             t.close();
         }

@@ -21,15 +21,18 @@ import org.apache.mina.transport.vmpipe.VmPipeAddress;
 
 /**
  * A line echo server written directly against MINA: each line comes back, optionally after a delay
- * measured by a timer (no thread ever sleeps). Runs on MINA's I/O threads plus one timer thread.
+ * measured by a timer (no thread ever sleeps); the lines of one session are echoed one delay apart.
+ * Runs on MINA's I/O threads plus one timer thread.
  */
 public final class EchoServer implements AutoCloseable {
 
     private static final AtomicInteger VM_PORTS = new AtomicInteger(7000);
+    private static final String NEXT_SEND = EchoServer.class.getName() + ".nextSend";
 
     private final IoAcceptor acceptor;
     private final ScheduledExecutorService timer;
     private final SocketAddress address;
+    private final long delayNanos;
 
     private EchoServer(IoAcceptor acceptor, SocketAddress bind, Duration delay) throws IOException {
         this.acceptor = acceptor;
@@ -41,15 +44,22 @@ public final class EchoServer implements AutoCloseable {
         TextLineCodecFactory codec = new TextLineCodecFactory(StandardCharsets.UTF_8, LineDelimiter.UNIX, LineDelimiter.AUTO);
         codec.setDecoderMaxLineLength(64 * 1024);
         acceptor.getFilterChain().addLast("lines", new ProtocolCodecFilter(codec));
-        long delayNanos = delay.toNanos();
+        this.delayNanos = delay.toNanos();
         acceptor.setHandler(new IoHandlerAdapter() {
             @Override
             public void messageReceived(IoSession session, Object message) {
                 if (timer == null) {
                     session.write(message);
-                } else {
-                    timer.schedule(() -> session.write(message), delayNanos, TimeUnit.NANOSECONDS);
+                    return;
                 }
+                // Lines of one session are echoed one delay apart, in order, like a peer that spends the
+                // delay on each: a per-session queue drained by timer tasks.
+                Delayed q = (Delayed) session.getAttribute(NEXT_SEND);
+                if (q == null) {
+                    q = new Delayed(session);
+                    session.setAttribute(NEXT_SEND, q);
+                }
+                q.add(message);
             }
 
             @Override
@@ -59,6 +69,49 @@ public final class EchoServer implements AutoCloseable {
         });
         acceptor.bind(bind);
         this.address = acceptor.getLocalAddress();
+    }
+
+    /** The echo queue of one session; all fields guarded by {@code this}. */
+    private final class Delayed {
+        private final IoSession session;
+        private final java.util.ArrayDeque<Object> lines = new java.util.ArrayDeque<>();
+        private final java.util.ArrayDeque<Long> due = new java.util.ArrayDeque<>();
+        private long last;
+        private boolean scheduled;
+
+        Delayed(IoSession session) {
+            this.session = session;
+        }
+
+        synchronized void add(Object line) {
+            long now = System.nanoTime();
+            last = Math.max(now, last) + delayNanos;
+            lines.add(line);
+            due.add(last);
+            if (!scheduled) {
+                scheduled = true;
+                timer.schedule(this::drain, last - now, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        private void drain() {
+            java.util.List<Object> ready = new java.util.ArrayList<>();
+            synchronized (this) {
+                long now = System.nanoTime();
+                while (!due.isEmpty() && due.peek() - now <= 0) {
+                    due.poll();
+                    ready.add(lines.poll());
+                }
+                if (due.isEmpty()) {
+                    scheduled = false;
+                } else {
+                    timer.schedule(this::drain, due.peek() - now, TimeUnit.NANOSECONDS);
+                }
+            }
+            for (Object line : ready) {
+                session.write(line);
+            }
+        }
     }
 
     /** Starts an in-VM echo server on a fresh {@link VmPipeAddress}. */
@@ -71,6 +124,7 @@ public final class EchoServer implements AutoCloseable {
         NioSocketAcceptor a = new NioSocketAcceptor();
         a.setReuseAddress(true);
         a.setBacklog(4096);
+        a.getSessionConfig().setTcpNoDelay(true);
         return new EchoServer(a, new InetSocketAddress("127.0.0.1", 0), delay);
     }
 

@@ -35,11 +35,12 @@ public final class ModeComparison {
     static final class Options {
         int transactions = 1000;
         int lines = 10;
+        int threads = 1;
         int concurrency = 1;
         int workers = 1;
         int rounds = 3;
         long delayMs = 0;
-        List<String> transports = List.of("vm");
+        List<String> transports = List.of("vm", "tcp");
         List<String> modes = List.of("sync", "continuation", "after-1ms", "adaptive");
 
         static Options parse(String[] args) {
@@ -57,6 +58,7 @@ public final class ModeComparison {
                 switch (a) {
                     case "--transactions": o.transactions = positive(a, v, 10_000_000); break;
                     case "--lines": o.lines = positive(a, v, 10_000); break;
+                    case "--threads": o.threads = positive(a, v, 10_000); break;
                     case "--concurrency": o.concurrency = positive(a, v, 100_000); break;
                     case "--workers": o.workers = positive(a, v, 1024); break;
                     case "--rounds": o.rounds = positive(a, v, 100); break;
@@ -82,9 +84,9 @@ public final class ModeComparison {
                         throw new IllegalArgumentException("unknown option: " + a + " (see --help)");
                 }
             }
-            if (o.transactions % o.concurrency != 0) {
+            if (o.transactions % o.concurrency != 0 || o.transactions % o.threads != 0) {
                 throw new IllegalArgumentException("--transactions: " + o.transactions
-                        + " (expected: a multiple of --concurrency " + o.concurrency + ")");
+                        + " (expected: a multiple of --threads " + o.threads + " and --concurrency " + o.concurrency + ")");
             }
             return o;
         }
@@ -104,9 +106,11 @@ public final class ModeComparison {
         }
 
         static void usage() {
-            System.out.println("usage: ModeComparison [--transactions 1000] [--lines 10] [--concurrency 1]"
-                    + " [--workers 1] [--rounds 3] [--delay-ms 0] [--transport vm|tcp|both]"
+            System.out.println("usage: ModeComparison [--transactions 1000] [--lines 10] [--threads 1] [--concurrency 1]"
+                    + " [--workers 1] [--rounds 3] [--delay-ms 0] [--transport vm|tcp|both (default)]"
                     + " [--modes sync,continuation,after-1ms,adaptive]");
+            System.out.println("  --threads: sync client threads; --concurrency: flows in flight on --workers scheduler threads;"
+                    + " transactions are split evenly between the clients.");
         }
     }
 
@@ -136,9 +140,10 @@ public final class ModeComparison {
         }
         ContinuationClassLoader loader = ContinuationClassLoader.builder()
                 .include("dev.flow.samples.tester.client").strict(true).build();
-        System.out.printf(Locale.ROOT, "Flow mode comparison: %d transactions x %d lines (x2 events), concurrency %d,"
-                        + " %d worker(s), delay %d ms per line, %d interleaved rounds after a warm-up; JDK %s, %d cores%n",
-                o.transactions, o.lines, o.concurrency, o.workers, o.delayMs, o.rounds,
+        System.out.printf(Locale.ROOT, "Flow mode comparison: %d transactions x %d lines (x2 events); sync on %d thread(s);"
+                        + " continuation: %d flow(s) in flight on %d worker(s); delay %d ms per line; %d interleaved rounds"
+                        + " after a warm-up; JDK %s, %d cores%n",
+                o.transactions, o.lines, o.threads, o.concurrency, o.workers, o.delayMs, o.rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         Map<String, List<Run>> results = new LinkedHashMap<>();
         try (FlowConnector connector = FlowConnector.builder().build()) {
@@ -147,7 +152,8 @@ public final class ModeComparison {
                         ? EchoServer.inVm(Duration.ofMillis(o.delayMs)) : EchoServer.tcp(Duration.ofMillis(o.delayMs))) {
                     Connector target = connector.connector(server.address());
                     for (String mode : o.modes) {
-                        run(mode, o, Math.max(o.concurrency, o.transactions / 10), target, loader);
+                        run(mode, o, o.transactions / 10 / lcm(o.threads, o.concurrency) * lcm(o.threads, o.concurrency)
+                                + lcm(o.threads, o.concurrency), target, loader);
                     }
                     for (int r = 0; r < o.rounds; r++) {
                         for (String mode : o.modes) {
@@ -163,13 +169,13 @@ public final class ModeComparison {
 
     private static Run run(String mode, Options o, int transactions, Connector target, ContinuationClassLoader loader)
             throws Exception {
-        int perClient = transactions / o.concurrency;
         if (mode.equals("sync")) {
+            int perClient = transactions / o.threads;
             long start = System.nanoTime();
-            long[] events = new long[o.concurrency];
+            long[] events = new long[o.threads];
             Throwable[] failure = new Throwable[1];
             List<Thread> threads = new ArrayList<>();
-            for (int c = 0; c < o.concurrency; c++) {
+            for (int c = 0; c < o.threads; c++) {
                 int idx = c;
                 Thread t = new Thread(() -> {
                     try {
@@ -192,6 +198,7 @@ public final class ModeComparison {
         }
         SuspendPolicy policy = mode.equals("after-1ms") ? SuspendPolicy.after(Duration.ofMillis(1))
                 : mode.equals("adaptive") ? SuspendPolicy.adaptive() : SuspendPolicy.immediately();
+        int perClient = transactions / o.concurrency;
         try (FlowScheduler scheduler = FlowScheduler.builder().workers(o.workers).policy(policy).name(mode).build()) {
             List<Callable<?>> clients = new ArrayList<>();
             for (int c = 0; c < o.concurrency; c++) {
@@ -234,7 +241,7 @@ public final class ModeComparison {
             double min = runs.stream().mapToDouble(r -> r.wallNanos / 1e6).min().orElse(0);
             double max = runs.stream().mapToDouble(r -> r.wallNanos / 1e6).max().orElse(0);
             Double sync = syncMedian.get(k[1]);
-            String threads = k[0].equals("sync") ? String.valueOf(o.concurrency) : String.valueOf(o.workers);
+            String threads = k[0].equals("sync") ? String.valueOf(o.threads) : String.valueOf(o.workers);
             System.out.printf(Locale.ROOT, "| %-12s | %-9s | %7s | %12d | %9d | %9.1f | %8.2f | %8s | %11d | %11s |%n",
                     k[0], k[1], threads, o.transactions, any.events, median, median * 1000 / any.events,
                     sync == null ? "-" : String.format(Locale.ROOT, "%.2fx", median / sync),
@@ -243,6 +250,17 @@ public final class ModeComparison {
         System.out.println();
         System.out.println("threads: client threads (sync) or scheduler workers (continuation); suspensions: per run;"
                 + " wall ms: median of the rounds.");
+    }
+
+    private static int lcm(int a, int b) {
+        int x = a;
+        int y = b;
+        while (y != 0) {
+            int t = x % y;
+            x = y;
+            y = t;
+        }
+        return a / x * b;
     }
 
     private static double medianMs(List<Run> runs) {
