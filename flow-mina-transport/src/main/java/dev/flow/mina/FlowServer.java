@@ -92,6 +92,7 @@ public final class FlowServer implements AutoCloseable {
         } else {
             NioSocketAcceptor nio = b.ioProcessors > 0 ? new NioSocketAcceptor(b.ioProcessors) : new NioSocketAcceptor();
             nio.setReuseAddress(true);
+            nio.setBacklog(b.backlog);
             nio.getSessionConfig().setTcpNoDelay(true);
             this.acceptor = nio;
         }
@@ -248,6 +249,7 @@ public final class FlowServer implements AutoCloseable {
         private boolean runnable;
         private TransportConfig config = TransportConfig.DEFAULT;
         private int ioProcessors;
+        private int backlog = 1024;
 
         private Builder() {
         }
@@ -281,6 +283,18 @@ public final class FlowServer implements AutoCloseable {
             Objects.requireNonNull(config, "config");
             MinaTransport.checkCharset(config.charset());
             this.config = config;
+            return this;
+        }
+
+        /**
+         * Length of the TCP accept queue, 1 to 65535; default 1024. The kernel may cap it (Linux:
+         * {@code net.core.somaxconn}).
+         */
+        public Builder backlog(int backlog) {
+            if (backlog < 1 || backlog > 65535) {
+                throw new IllegalArgumentException("backlog: " + backlog + " (expected: 1..65535)");
+            }
+            this.backlog = backlog;
             return this;
         }
 

@@ -46,6 +46,7 @@ public final class ManySessions {
              FlowServer server = FlowServer.builder()
                      .scheduler(scheduler)
                      .config(TransportConfig.builder().maxLineLength(1024).build())
+                     .backlog(4096)
                      .handler(t -> loader.newInstance(Callable.class, "dev.flow.samples.tester.server.LineEchoHandler", t))
                      .start(new InetSocketAddress("127.0.0.1", 0))) {
             int port = ((InetSocketAddress) server.localAddress()).getPort();

@@ -2,7 +2,6 @@ package dev.flow.samples.tester;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -16,6 +15,9 @@ import java.util.Iterator;
  * then closes them all. Prints one result line; exits non-zero on failure or after its time limit.
  */
 public final class ManySessionsClient {
+
+    /** Connection attempts in flight at once, so that the server's accept queue never overflows. */
+    private static final int MAX_CONNECTING = 256;
 
     private ManySessionsClient() {
     }
@@ -31,9 +33,12 @@ public final class ManySessionsClient {
         int connected = 0;
         try {
             for (int i = 0; i < n; i++) {
+                while (i - connected >= MAX_CONNECTING) {
+                    check(deadline, "connected " + connected + " of " + n);
+                    connected += pump(selector, 10);
+                }
                 SocketChannel ch = SocketChannel.open();
                 ch.configureBlocking(false);
-                ch.setOption(StandardSocketOptions.SO_LINGER, 0);
                 ch.connect(new InetSocketAddress(host, port));
                 channels[i] = ch;
                 ch.register(selector, SelectionKey.OP_CONNECT, i);
