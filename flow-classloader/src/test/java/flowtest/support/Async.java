@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 /** Test support outside the instrumented scope: values that arrive later, from another thread. */
 public final class Async {
 
-    private static final Executor LATER = CompletableFuture.delayedExecutor(300, TimeUnit.MICROSECONDS);
+    private static final Executor LATER = CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS);
 
     /** Threads fixtures ran on. */
     public static final Set<Thread> THREADS = ConcurrentHashMap.newKeySet();

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An {@link AsyncTransport} whose input is a script of lines, each delivered from another thread
- * only after the reader starts waiting for it (so every read suspends), optionally ending with an {@link IOException}; written lines are recorded.
+ * only after the reader has registered its wake-up (so every read really suspends), optionally ending with an {@link IOException}; written lines are recorded.
  */
 public final class ScriptedTransport implements AsyncTransport {
 
@@ -81,10 +81,6 @@ public final class ScriptedTransport implements AsyncTransport {
         if (ready.isDone()) {
             ready = new CompletableFuture<>();
         }
-        if (!pending) {
-            pending = true;
-            deliverNext();
-        }
         CompletableFuture<Void> r = ready;
         return new Awaitable() {
             @Override
@@ -95,8 +91,20 @@ public final class ScriptedTransport implements AsyncTransport {
             @Override
             public void whenDone(Runnable action) {
                 r.whenComplete((v, t) -> action.run());
+                requestDelivery();
             }
         };
+    }
+
+    /** The next event is sent only once the reader has registered its wake-up: every read suspends. */
+    private void requestDelivery() {
+        synchronized (this) {
+            if (pending) {
+                return;
+            }
+            pending = true;
+        }
+        deliverNext();
     }
 
     @Override

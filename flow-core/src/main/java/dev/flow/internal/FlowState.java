@@ -3,6 +3,8 @@ package dev.flow.internal;
 import dev.flow.SuspendPolicy;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.api.Continuation;
 
 /**
@@ -11,9 +13,11 @@ import org.apache.commons.javaflow.api.Continuation;
  * <p>Touched by one worker at a time; the hand-over between workers goes through the scheduler's
  * ready queue, which publishes all writes.
  */
-public final class FlowState {
+public final class FlowState implements Runnable, BiConsumer<Object, Throwable> {
 
     private static final ThreadLocal<FlowState> CURRENT = new ThreadLocal<>();
+    private static final AtomicIntegerFieldUpdater<FlowState> WAKE =
+            AtomicIntegerFieldUpdater.newUpdater(FlowState.class, "wake");
 
     final SchedulerCore scheduler;
     final CompletableFuture<Object> result = new CompletableFuture<>();
@@ -28,7 +32,10 @@ public final class FlowState {
     Object blocker;
     long timeoutNanos;
     boolean timedOut;
-    int suspensions;
+    /** Set once a timed await expired: its completion callback may still fire later. */
+    boolean staleCallbacks;
+    /** 1 while a suspension waits for its single wake-up; the callback that moves it to 0 wins. */
+    private volatile int wake;
     boolean outcomeSet;
     private Object outcome;
     private Throwable failure;
@@ -108,6 +115,25 @@ public final class FlowState {
             }
         }
         return false;
+    }
+
+    /** Arms this flow as the wake-up callback of its current suspension. */
+    void armWake() {
+        wake = 1;
+    }
+
+    /** Wake-up callback for awaits without a timeout (the common case): no allocation per suspension. */
+    @Override
+    public void run() {
+        if (WAKE.compareAndSet(this, 1, 0)) {
+            scheduler.wake(this);
+        }
+    }
+
+    /** The same callback, in the shape {@code CompletableFuture.whenComplete} takes. */
+    @Override
+    public void accept(Object value, Throwable failure) {
+        run();
     }
 
     /** Called after resuming; returns {@code false} if the wait timed out. */

@@ -45,7 +45,7 @@ public final class SchedulerCore {
         this.policy = policy;
         this.workers = new Thread[workerCount];
         for (int i = 0; i < workerCount; i++) {
-            Thread t = new Thread(this::workerLoop, name + "-worker-" + i);
+            Thread t = new Worker(name + "-worker-" + i);
             t.setDaemon(daemon);
             workers[i] = t;
         }
@@ -96,25 +96,44 @@ public final class SchedulerCore {
         return new Sleep(System.nanoTime() + nanos);
     }
 
-    private void workerLoop() {
-        for (;;) {
-            FlowState f;
-            try {
-                f = ready.take();
-            } catch (InterruptedException e) {
-                if (closed) {
+    /**
+     * A worker thread. {@link #next} holds a flow woken on this worker while it registered the flow's
+     * wake-up (the awaited operation completed meanwhile): the worker runs it next itself instead of
+     * handing it to the shared queue and waking another worker for nothing.
+     */
+    private final class Worker extends Thread {
+        FlowState next;
+        boolean registering;
+
+        Worker(String name) {
+            super(name);
+        }
+
+        @Override
+        public void run() {
+            for (;;) {
+                FlowState f = next;
+                if (f != null) {
+                    next = null;
+                } else {
+                    try {
+                        f = ready.take();
+                    } catch (InterruptedException e) {
+                        if (closed) {
+                            return;
+                        }
+                        continue;
+                    }
+                }
+                if (f == POISON) {
                     return;
                 }
-                continue;
+                runOnce(f, this);
             }
-            if (f == POISON) {
-                return;
-            }
-            runOnce(f);
         }
     }
 
-    private void runOnce(FlowState f) {
+    private void runOnce(FlowState f, Worker worker) {
         running.incrementAndGet();
         FlowState.setCurrent(f);
         boolean finished;
@@ -156,14 +175,23 @@ public final class SchedulerCore {
             running.decrementAndGet();
             f.publishOutcome();
         } else {
-            f.suspensions++;
             suspended.incrementAndGet();
             running.decrementAndGet();
-            Wakeup w = new Wakeup(f);
-            if (f.timeoutNanos > 0) {
-                w.timeout = timer.schedule(w::expire, f.timeoutNanos, TimeUnit.NANOSECONDS);
+            worker.registering = true;
+            try {
+                if (f.timeoutNanos == 0 && !f.staleCallbacks) {
+                    f.armWake();
+                    Waits.whenDone(f.blocker, f);
+                } else {
+                    Wakeup w = new Wakeup(f);
+                    if (f.timeoutNanos > 0) {
+                        w.timeout = timer.schedule(w::expire, f.timeoutNanos, TimeUnit.NANOSECONDS);
+                    }
+                    Waits.whenDone(f.blocker, w);
+                }
+            } finally {
+                worker.registering = false;
             }
-            Waits.whenDone(f.blocker, w);
         }
     }
 
@@ -176,7 +204,7 @@ public final class SchedulerCore {
         }
     }
 
-    private void wake(FlowState f) {
+    void wake(FlowState f) {
         suspended.decrementAndGet();
         resumed.increment();
         if (closed) {
@@ -184,6 +212,14 @@ public final class SchedulerCore {
             failed.increment();
             f.result.completeExceptionally(new CancellationException("scheduler closed while the flow was suspended"));
             return;
+        }
+        Thread t = Thread.currentThread();
+        if (t instanceof Worker) {
+            Worker w = (Worker) t;
+            if (w.registering && w.next == null && ready.isEmpty() && isWorker(w)) {
+                w.next = f;
+                return;
+            }
         }
         ready.add(f);
     }
@@ -236,7 +272,7 @@ public final class SchedulerCore {
             active.get(), running.get(), suspended.get(), ready.size()};
     }
 
-    private final class Wakeup extends AtomicBoolean implements Runnable {
+    private final class Wakeup extends AtomicBoolean implements Runnable, java.util.function.BiConsumer<Object, Throwable> {
         private static final long serialVersionUID = 1L;
         final transient FlowState flow;
         transient volatile ScheduledFuture<?> timeout;
@@ -256,9 +292,15 @@ public final class SchedulerCore {
             }
         }
 
+        @Override
+        public void accept(Object value, Throwable failure) {
+            run();
+        }
+
         void expire() {
             if (compareAndSet(false, true)) {
                 flow.timedOut = true;
+                flow.staleCallbacks = true;
                 wake(flow);
             }
         }

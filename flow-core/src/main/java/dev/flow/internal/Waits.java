@@ -50,10 +50,19 @@ public final class Waits {
         return adapter(w).isDone(w);
     }
 
-    /** Runs {@code action} once when {@code w} completes; at once if it has. */
+    /**
+     * Runs {@code action} once when {@code w} completes; at once if it has. An action that is also a
+     * {@code BiConsumer} is handed to {@code CompletableFuture.whenComplete} as it is, without a
+     * wrapping lambda.
+     */
+    @SuppressWarnings("unchecked")
     public static void whenDone(Object w, Runnable action) {
         if (w instanceof CompletableFuture) {
-            ((CompletableFuture<?>) w).whenComplete((r, t) -> action.run());
+            if (action instanceof java.util.function.BiConsumer) {
+                ((CompletableFuture<Object>) w).whenComplete((java.util.function.BiConsumer<Object, Throwable>) action);
+            } else {
+                ((CompletableFuture<?>) w).whenComplete((r, t) -> action.run());
+            }
         } else if (w instanceof Awaitable) {
             ((Awaitable) w).whenDone(action);
         } else if (w instanceof CompletionStage) {
