@@ -25,6 +25,12 @@ import org.apache.commons.javaflow.api.Continuation;
 public final class SchedulerCore {
 
     private static final FlowState POISON = new FlowState(null, SuspendPolicy.never());
+    /**
+     * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
+     * are trimmed to their content (about 150 bytes saved per flow, three small copies per park).
+     */
+    static final int TRIM_THRESHOLD = 1024;
+    private static final boolean TRIM = StackTrimmer.available();
 
     private final LinkedBlockingQueue<FlowState> ready = new LinkedBlockingQueue<>();
     private final Thread[] workers;
@@ -175,7 +181,9 @@ public final class SchedulerCore {
             running.decrementAndGet();
             f.publishOutcome();
         } else {
-            suspended.incrementAndGet();
+            if (suspended.incrementAndGet() >= TRIM_THRESHOLD && TRIM) {
+                StackTrimmer.trim(f.continuation);
+            }
             running.decrementAndGet();
             worker.registering = true;
             try {
