@@ -38,7 +38,7 @@ public final class ModeComparison {
         int threads = 1;
         int concurrency = 1;
         int workers = 1;
-        int rounds = 3;
+        int rounds = 5;
         long delayMs = 0;
         List<String> transports = List.of("vm", "tcp");
         List<String> modes = List.of("sync", "continuation", "after-1ms", "adaptive");
@@ -107,7 +107,7 @@ public final class ModeComparison {
 
         static void usage() {
             System.out.println("usage: ModeComparison [--transactions 1000] [--lines 10] [--threads 1] [--concurrency 1]"
-                    + " [--workers 1] [--rounds 3] [--delay-ms 0] [--transport vm|tcp|both (default)]"
+                    + " [--workers 1] [--rounds 5] [--delay-ms 0] [--transport vm|tcp|both (default)]"
                     + " [--modes sync,continuation,after-1ms,adaptive]");
             System.out.println("  --threads: sync client threads; --concurrency: flows in flight on --workers scheduler threads;"
                     + " transactions are split evenly between the clients.");
