@@ -58,10 +58,78 @@ class ContinuationModeTest {
             scheduler.close();
             assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
         }
+        Conditions.await("no worker, timer or MINA thread of this test left", () -> leftoverThreads().isEmpty(),
+                () -> leftoverThreads().toString());
+    }
+
+    private static List<String> leftoverThreads() {
+        List<String> names = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            String n = t.getName();
+            if (t.isAlive() && (n.startsWith("continuation-test") || n.startsWith("NioProcessor")
+                    || n.startsWith("NioSocket") || n.startsWith("flow-server-"))) {
+                names.add(n);
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void aTooLongLineFailsThatSessionFlowOnlyAndClosesItsSession() throws Exception {
+        FlowServer server = echoServer(new InetSocketAddress(Pairs.LOOPBACK, 0),
+                dev.flow.TransportConfig.builder().maxLineLength(64).build());
+        dev.flow.Transport good = connector.connect(server.localAddress());
+        dev.flow.Transport bad = connector.connect(server.localAddress());
+        bad.writeLine("x".repeat(200));
+        assertEquals(null, bad.readLine(), "the server closes the offending session");
+        good.writeLine("still here");
+        assertEquals("still here", good.readLine());
+        Conditions.await("the failing flow to end", () -> outcomes.contains("LineTooLongException"), outcomes::toString);
+        good.writeLine("quit");
+        assertEquals("bye", good.readLine());
+        good.close();
+        bad.close();
+        Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        assertEquals(1, scheduler.stats().failed());
+        assertEquals(1, scheduler.stats().completed());
+    }
+
+    @Test
+    void aPeerResetMidReadFailsTheSuspendedReadWithAnIOException() throws Exception {
+        FlowServer server = echoServer(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        InetSocketAddress address = (InetSocketAddress) server.localAddress();
+        try (java.net.Socket raw = new java.net.Socket(address.getAddress(), address.getPort())) {
+            raw.getOutputStream().write("hello\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(raw.getInputStream(), java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals("hello", in.readLine());
+            Conditions.await("the session flow to suspend in readLine", () -> scheduler.stats().suspended() == 1,
+                    () -> scheduler.stats().toString());
+            raw.setSoLinger(true, 0);
+        }
+        Conditions.await("the flow to fail", () -> scheduler.stats().failed() == 1, () -> scheduler.stats().toString());
+        assertEquals(List.of("IOException"), List.copyOf(outcomes));
+        Conditions.await("the session to close", () -> server.openSessions() == 0);
+    }
+
+    @Test
+    void aReadTimeoutRaisesSocketTimeoutExceptionInTheSuspendedFlow() throws Exception {
+        FlowServer server = echoServer(new InetSocketAddress(Pairs.LOOPBACK, 0),
+                dev.flow.TransportConfig.builder().readTimeout(Duration.ofMillis(100)).build());
+        dev.flow.Transport silent = connector.connect(server.localAddress());
+        Conditions.await("the flow to time out", () -> scheduler.stats().failed() == 1, () -> scheduler.stats().toString());
+        assertEquals(List.of("SocketTimeoutException"), List.copyOf(outcomes));
+        assertEquals(1, scheduler.stats().resumed(), "the timer resumed the suspended read once");
+        assertEquals(null, silent.readLine(), "the server closed the session");
+        silent.close();
     }
 
     private FlowServer echoServer(SocketAddress address) throws IOException {
-        FlowServer s = FlowServer.builder().scheduler(scheduler)
+        return echoServer(address, dev.flow.TransportConfig.DEFAULT);
+    }
+
+    private FlowServer echoServer(SocketAddress address, dev.flow.TransportConfig config) throws IOException {
+        FlowServer s = FlowServer.builder().scheduler(scheduler).config(config)
                 .handler(t -> LOADER.newInstance(Callable.class, "flowtest.mina.LineEcho", t, outcomes))
                 .ioProcessors(1).start(address);
         servers.add(s);
