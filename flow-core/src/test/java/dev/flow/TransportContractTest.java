@@ -49,7 +49,33 @@ public abstract class TransportContractTest {
         /** The blocking {@link Transport} methods (sync mode). */
         BLOCKING,
         /** Flow's suspendable forms in {@link Awaits}, run outside a flow so they block. */
-        AWAITS
+        AWAITS,
+        /**
+         * Continuation mode: each operation is plain code loaded through the {@code
+         * ContinuationClassLoader} and run as a flow, which suspends while it waits ({@link
+         * #flowRunner()}; skipped where the implementation provides none).
+         */
+        FLOW
+    }
+
+    /** Runs one transport operation as a flow in continuation mode. */
+    public interface FlowRunner {
+        /**
+         * Starts {@code op} ({@code readLine}, {@code read}, {@code writeLine}, {@code write} or
+         * {@code flush}) on {@code transport} with {@code args} as a flow and returns its result.
+         */
+        java.util.concurrent.CompletionStage<Object> start(String op, Transport transport, Object... args);
+    }
+
+    /** The runner for {@link Access#FLOW}, or {@code null} (the default) to skip that access. */
+    protected FlowRunner flowRunner() {
+        return null;
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    void skipFlowAccessWithoutRunner(org.junit.jupiter.api.TestInfo info) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(flowRunner() != null || !info.getDisplayName().contains("FLOW"),
+                "no flow runner for continuation mode");
     }
 
     /** The far end of a connection under test, driven by the test thread. */
@@ -486,39 +512,84 @@ public abstract class TransportContractTest {
         }
     }
 
-    private static String readLine(Access access, Connection c) throws IOException {
-        return access == Access.BLOCKING ? c.transport().readLine() : Awaits.readLine(c.transport());
-    }
-
-    private static int read(Access access, Connection c, byte[] dst, int off, int len) throws IOException {
-        return access == Access.BLOCKING ? c.transport().read(dst, off, len) : Awaits.read(c.transport(), dst, off, len);
-    }
-
-    private static void writeLine(Access access, Connection c, String line) throws IOException {
-        if (access == Access.BLOCKING) {
-            c.transport().writeLine(line);
-        } else {
-            Awaits.writeLine(c.transport(), line);
+    private Object inFlow(String op, Connection c, Object... args) throws IOException {
+        try {
+            return flowRunner().start(op, c.transport(), args).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException) {
+                throw (IOException) e.getCause();
+            }
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            throw new AssertionError(e.getCause());
+        } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("flow " + op + " did not end within 10 s", e);
         }
     }
 
-    private static void write(Access access, Connection c, byte[] src, int off, int len) throws IOException {
-        if (access == Access.BLOCKING) {
-            c.transport().write(src, off, len);
-        } else {
-            Awaits.write(c.transport(), src, off, len);
+    private String readLine(Access access, Connection c) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().readLine();
+            case AWAITS:
+                return Awaits.readLine(c.transport());
+            default:
+                return (String) inFlow("readLine", c);
         }
     }
 
-    private static void flush(Access access, Connection c) throws IOException {
-        if (access == Access.BLOCKING) {
-            c.transport().flush();
-        } else {
-            Awaits.flush(c.transport());
+    private int read(Access access, Connection c, byte[] dst, int off, int len) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().read(dst, off, len);
+            case AWAITS:
+                return Awaits.read(c.transport(), dst, off, len);
+            default:
+                return (Integer) inFlow("read", c, dst, off, len);
         }
     }
 
-    private static byte[] readToEnd(Access access, Connection c) throws IOException {
+    private void writeLine(Access access, Connection c, String line) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                c.transport().writeLine(line);
+                break;
+            case AWAITS:
+                Awaits.writeLine(c.transport(), line);
+                break;
+            default:
+                inFlow("writeLine", c, line);
+        }
+    }
+
+    private void write(Access access, Connection c, byte[] src, int off, int len) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                c.transport().write(src, off, len);
+                break;
+            case AWAITS:
+                Awaits.write(c.transport(), src, off, len);
+                break;
+            default:
+                inFlow("write", c, src, off, len);
+        }
+    }
+
+    private void flush(Access access, Connection c) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                c.transport().flush();
+                break;
+            case AWAITS:
+                Awaits.flush(c.transport());
+                break;
+            default:
+                inFlow("flush", c);
+        }
+    }
+
+    private byte[] readToEnd(Access access, Connection c) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] chunk = new byte[3];
         int n;

@@ -15,6 +15,17 @@ class TcpMinaTransportTest extends TransportContractTest {
         return new Connection(p.transport, p.peer);
     }
 
+    @org.junit.jupiter.api.AfterAll
+    static void continuationModeReallySuspended() {
+        org.junit.jupiter.api.Assertions.assertTrue(FlowOps.INSTANCE.resumed() > 0,
+                "the FLOW variants must suspend while waiting for input");
+    }
+
+    @Override
+    protected FlowRunner flowRunner() {
+        return FlowOps.INSTANCE;
+    }
+
     @AfterEach
     void releasePairs() throws Exception {
         pairs.close();

@@ -1,0 +1,38 @@
+package flowtest.mina;
+
+import dev.flow.Transport;
+import java.util.concurrent.Callable;
+
+/** One transport operation in plain blocking code, for the contract test's continuation mode. */
+public class TransportOp implements Callable<Object> {
+    private final String op;
+    private final Transport transport;
+    private final Object[] args;
+
+    public TransportOp(String op, Transport transport, Object[] args) {
+        this.op = op;
+        this.transport = transport;
+        this.args = args;
+    }
+
+    @Override
+    public Object call() throws Exception {
+        switch (op) {
+            case "readLine":
+                return transport.readLine();
+            case "read":
+                return transport.read((byte[]) args[0], (Integer) args[1], (Integer) args[2]);
+            case "writeLine":
+                transport.writeLine((String) args[0]);
+                return null;
+            case "write":
+                transport.write((byte[]) args[0], (Integer) args[1], (Integer) args[2]);
+                return null;
+            case "flush":
+                transport.flush();
+                return null;
+            default:
+                throw new IllegalArgumentException("op: " + op);
+        }
+    }
+}
