@@ -567,26 +567,6 @@ public final class Instrumenter {
         String name = "flow$pin$" + cn.methods.size();
         MethodNode w = new MethodNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC, name, desc, null, null);
         int site = Pins.register(cn.name.replace('/', '.'), h.getName() + h.getDesc(), line, Pins.Reason.CALLBACK, strict);
-        InsnList s = w.instructions;
-        Type[] args = Type.getArgumentTypes(desc);
-        int slot = 0;
-        for (Type t : args) {
-            slot += t.getSize();
-        }
-        int pin = slot;
-        w.maxLocals = slot + 1;
-        s.add(new LdcInsnNode(site));
-        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "enter", "(I)I", false));
-        s.add(new VarInsnNode(Opcodes.ISTORE, pin));
-        LabelNode start = new LabelNode();
-        LabelNode end = new LabelNode();
-        LabelNode handler = new LabelNode();
-        s.add(start);
-        slot = 0;
-        for (Type t : args) {
-            s.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
-            slot += t.getSize();
-        }
         int op;
         switch (h.getTag()) {
             case Opcodes.H_INVOKESTATIC:
@@ -596,26 +576,13 @@ public final class Instrumenter {
                 op = Opcodes.INVOKEINTERFACE;
                 break;
             case Opcodes.H_INVOKESPECIAL:
-                op = h.getOwner().equals(cn.name) ? (h.isInterface() ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL)
-                        : Opcodes.INVOKESPECIAL;
-                if (h.getOwner().equals(cn.name) && isPrivate(cn, h)) {
-                    op = Opcodes.INVOKESPECIAL;
-                }
+                op = h.getOwner().equals(cn.name) && !isPrivate(cn, h)
+                        ? (h.isInterface() ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL) : Opcodes.INVOKESPECIAL;
                 break;
             default:
                 op = h.isInterface() ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
         }
-        s.add(new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface()));
-        s.add(end);
-        Type ret = Type.getReturnType(desc);
-        s.add(new VarInsnNode(Opcodes.ILOAD, pin));
-        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-        s.add(new InsnNode(ret.getOpcode(Opcodes.IRETURN)));
-        s.add(handler);
-        s.add(new VarInsnNode(Opcodes.ILOAD, pin));
-        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-        s.add(new InsnNode(Opcodes.ATHROW));
-        w.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+        pinnedCall(w, site, 0, new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface()));
         cn.methods.add(w);
         Object[] bsmArgs = indy.bsmArgs.clone();
         bsmArgs[1] = new Handle(Opcodes.H_INVOKESTATIC, cn.name, name, desc, (cn.access & Opcodes.ACC_INTERFACE) != 0);
@@ -629,6 +596,46 @@ public final class Instrumenter {
             }
         }
         return false;
+    }
+
+    /**
+     * Fills {@code w} with: pin the flow at {@code site}; pass every parameter of {@code w} (after the
+     * first {@code firstArg} slots, which are loaded as the receiver) to {@code call}; unpin on return
+     * and on exception; return the call's result.
+     */
+    private static void pinnedCall(MethodNode w, int site, int firstArg, MethodInsnNode call) {
+        Type[] args = Type.getArgumentTypes(w.desc);
+        int pin = firstArg;
+        for (Type t : args) {
+            pin += t.getSize();
+        }
+        w.maxLocals = pin + 1;
+        InsnList s = w.instructions;
+        s.add(new LdcInsnNode(site));
+        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "enter", "(I)I", false));
+        s.add(new VarInsnNode(Opcodes.ISTORE, pin));
+        LabelNode start = new LabelNode();
+        LabelNode end = new LabelNode();
+        LabelNode handler = new LabelNode();
+        s.add(start);
+        if (firstArg == 1) {
+            s.add(new VarInsnNode(Opcodes.ALOAD, 0));
+        }
+        int slot = firstArg;
+        for (Type t : args) {
+            s.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
+            slot += t.getSize();
+        }
+        s.add(call);
+        s.add(end);
+        s.add(new VarInsnNode(Opcodes.ILOAD, pin));
+        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+        s.add(new InsnNode(Type.getReturnType(w.desc).getOpcode(Opcodes.IRETURN)));
+        s.add(handler);
+        s.add(new VarInsnNode(Opcodes.ILOAD, pin));
+        s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+        s.add(new InsnNode(Opcodes.ATHROW));
+        w.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
     }
 
     /**
@@ -654,37 +661,8 @@ public final class Instrumenter {
             mn.name = originalName + Names.FLOW_SUFFIX;
             mn.access = (mn.access & ~Opcodes.ACC_BRIDGE) | Opcodes.ACC_SYNTHETIC;
             int site = Pins.register(cn.name.replace('/', '.'), originalName + mn.desc, -1, Pins.Reason.CALLBACK, strict);
-            Type[] args = Type.getArgumentTypes(mn.desc);
-            int slot = 1;
-            for (Type t : args) {
-                slot += t.getSize();
-            }
-            int pin = slot;
-            wrapper.maxLocals = slot + 1;
-            InsnList s = wrapper.instructions;
-            s.add(new LdcInsnNode(site));
-            s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "enter", "(I)I", false));
-            s.add(new VarInsnNode(Opcodes.ISTORE, pin));
-            LabelNode start = new LabelNode();
-            LabelNode end = new LabelNode();
-            LabelNode handler = new LabelNode();
-            s.add(start);
-            s.add(new VarInsnNode(Opcodes.ALOAD, 0));
-            slot = 1;
-            for (Type t : args) {
-                s.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
-                slot += t.getSize();
-            }
-            s.add(new MethodInsnNode(isInterface ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL, cn.name, mn.name, mn.desc, isInterface));
-            s.add(end);
-            s.add(new VarInsnNode(Opcodes.ILOAD, pin));
-            s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-            s.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
-            s.add(handler);
-            s.add(new VarInsnNode(Opcodes.ILOAD, pin));
-            s.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-            s.add(new InsnNode(Opcodes.ATHROW));
-            wrapper.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+            pinnedCall(wrapper, site, 1, new MethodInsnNode(isInterface ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL,
+                    cn.name, mn.name, mn.desc, isInterface));
             cn.methods.add(wrapper);
             if (!suspendable.contains(key) && mn.invisibleAnnotations != null) {
                 mn.invisibleAnnotations.removeIf(a -> Names.CONTINUABLE.equals(a.desc));
