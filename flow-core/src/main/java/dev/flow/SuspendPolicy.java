@@ -15,8 +15,10 @@ import java.util.Objects;
  *       operations complete within microseconds (in-VM peers, loaded workers).
  * </ul>
  *
- * <p>An await on something already complete never suspends, whatever the policy. Instances are
- * immutable and thread-safe.
+ * <p>An await on something already complete never suspends, whatever the policy. The waiting and
+ * spinning of {@link #after(Duration)} and {@link #adaptive()} happen only while no other flow is
+ * ready to run; otherwise the flow suspends at once, so that one busy flow cannot starve the others.
+ * Instances are immutable and thread-safe.
  */
 public final class SuspendPolicy {
 

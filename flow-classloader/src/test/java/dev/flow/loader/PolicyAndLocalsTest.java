@@ -53,6 +53,31 @@ class PolicyAndLocalsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(30)
+    void afterPolicyDoesNotWaitWhileOtherFlowsAreReady() throws Exception {
+        try (FlowScheduler s = FlowScheduler.builder().policy(SuspendPolicy.after(Duration.ofMinutes(10))).build()) {
+            java.util.concurrent.CompletableFuture<Integer> a = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<Integer> b = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+            s.submit(() -> {
+                hold.await();
+                return null;
+            });
+            FlowHandle<Object> waiter = s.submit(LOADER.newInstance(Callable.class, "flowtest.fixtures.Waiter", a, b));
+            FlowHandle<Object> completer = s.submit(() -> {
+                a.complete(4);
+                b.complete(2);
+                return null;
+            });
+            hold.countDown();
+            assertEquals(4002, waiter.get(Duration.ofSeconds(20)), "the waiter must give way to the queued completer");
+            completer.get(Duration.ofSeconds(20));
+            TestSupport.awaitIdle(s);
+            assertTrue(s.stats().resumed() >= 1);
+        }
+    }
+
+    @Test
     void adaptivePolicyGivesTheSameResults() throws Exception {
         try (FlowScheduler s = FlowScheduler.builder().policy(SuspendPolicy.adaptive()).build()) {
             assertEquals(1190L, runLoops(s));

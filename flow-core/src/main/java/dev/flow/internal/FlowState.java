@@ -75,6 +75,11 @@ public final class FlowState implements Runnable, BiConsumer<Object, Throwable> 
             return false;
         }
         SuspendPolicy p = policy;
+        if (p.kind() != SuspendPolicy.Kind.NEVER && scheduler.hasQueuedFlows()) {
+            // Waiting or spinning first only pays while the worker has nothing else to do; with
+            // other flows ready it would starve them (one connection served, the others waiting).
+            p = SuspendPolicy.immediately();
+        }
         switch (p.kind()) {
             case NEVER:
                 return false;

@@ -259,6 +259,11 @@ public final class SchedulerCore {
         return true;
     }
 
+    /** Whether flows are waiting in the ready queue for a worker. */
+    boolean hasQueuedFlows() {
+        return !ready.isEmpty();
+    }
+
     /** Number of workers. */
     public int workerCount() {
         return workers.length;
