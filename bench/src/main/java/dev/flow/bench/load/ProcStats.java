@@ -1,0 +1,68 @@
+package dev.flow.bench.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** CPU time, thread count and RSS of a process, from Linux {@code /proc}; -1 where unavailable. */
+final class ProcStats {
+    /** Kernel clock ticks per second ({@code getconf CLK_TCK}); 100 on Linux x86-64. */
+    static final long TICKS_PER_SECOND = 100;
+
+    final long cpuNanos;
+    final int threads;
+    final long rssKb;
+    final long hwmKb;
+
+    private ProcStats(long cpuNanos, int threads, long rssKb, long hwmKb) {
+        this.cpuNanos = cpuNanos;
+        this.threads = threads;
+        this.rssKb = rssKb;
+        this.hwmKb = hwmKb;
+    }
+
+    static final ProcStats NONE = new ProcStats(-1, -1, -1, -1);
+
+    /** Reads the stats of {@code pid}; {@link #NONE} if {@code pid <= 0} or /proc cannot be read. */
+    static ProcStats of(long pid) {
+        if (pid <= 0) {
+            return NONE;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            // fields after the command name, which is in parentheses and may contain spaces
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14, 15)
+            int threads = -1;
+            long rss = -1;
+            long hwm = -1;
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("Threads:")) {
+                    threads = Integer.parseInt(line.substring(8).trim());
+                } else if (line.startsWith("VmRSS:")) {
+                    rss = Long.parseLong(line.substring(6).replace("kB", "").trim());
+                } else if (line.startsWith("VmHWM:")) {
+                    hwm = Long.parseLong(line.substring(6).replace("kB", "").trim());
+                }
+            }
+            return new ProcStats(ticks * (1_000_000_000L / TICKS_PER_SECOND), threads, rss, hwm);
+        } catch (IOException | RuntimeException e) {
+            return NONE;
+        }
+    }
+
+    /** The soft open-files limit of this process from /proc/self/limits, or -1. */
+    static long openFilesLimit() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) {
+                    String[] f = line.substring("Max open files".length()).trim().split("\\s+");
+                    return f[0].equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(f[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // fall through
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.flow.bench.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs the load driver end to end at tiny scale (4 connections, about 2 s per mode): the client
+ * against a server JVM it spawns, in continuation mode and in MINA mode,
+ * and checks that every validity check passes and the numbers are sane. Not a measurement.
+ */
+@Timeout(60)
+class LoadDriverTest {
+
+    private static LoadClient.Config tiny() {
+        LoadClient.Config c = new LoadClient.Config();
+        c.connections = 4;
+        c.warmupS = 0.5;
+        c.steadyS = 1.5;
+        c.rampdownS = 1;
+        c.thinkMs = 10;
+        c.progress = false;
+        // CI machines are noisy and this run is short: the checks still run, with the default bounds
+        return c;
+    }
+
+    private static void assertSane(LoadResult r, LoadClient.Config c) {
+        assertTrue(r.valid(), () -> "the run should be valid:\n" + r.report());
+        assertEquals(c.connections, r.connected);
+        assertEquals(c.connections, r.aliveAtEnd);
+        assertTrue(r.errors.isEmpty(), () -> "errors: " + r.errors);
+                // 4 connections with 10 ms think: at most 4 / 10 ms = 400/s
+        assertTrue(r.throughput > 200 && r.throughput < 420, () -> "throughput " + r.throughput);
+        assertTrue(r.p50Ms > 0 && r.p50Ms <= r.p90Ms && r.p90Ms <= r.p99Ms && r.p99Ms <= r.p999Ms
+                && r.p999Ms <= r.maxMs, r::report);
+        assertTrue(r.actualThinkMs >= 9.9 && r.actualThinkMs < 12, () -> "think " + r.actualThinkMs);
+        assertTrue(r.perConnMin > 0, r::report);
+        assertEquals(7, r.checks.size(), r::report);
+        String csv = r.csv("test", 1);
+        assertEquals(LoadResult.csvHeader().split(",").length, csv.split(",", LoadResult.csvHeader().split(",").length).length);
+    }
+
+    @Test
+    void continuationServerInItsOwnJvm() throws Exception {
+        LoadClient.Config c = tiny();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
+        try (ServerProcess sp = ServerProcess.start(Mode.CONTINUATION_IMMEDIATELY, 2, null, "-Xmx256m", out)) {
+            assertNotNull(sp);
+            LoadResult r = LoadClient.run(c, sp.port(), sp.pid(), out);
+            r.mode = "continuation-immediately";
+            assertSane(r, c);
+            assertTrue(r.serverThreads > 0 && r.serverRssMb > 10, r::report);
+            assertTrue(r.serverCpuUsPerRequest > 0, r::report);
+        }
+    }
+
+    @Test
+    void minaServerInItsOwnJvm() throws Exception {
+        LoadClient.Config c = tiny();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
+        try (ServerProcess sp = ServerProcess.start(Mode.MINA, 2, null, "-Xmx256m", out)) {
+            assertNotNull(sp);
+            LoadResult r = LoadClient.run(c, sp.port(), sp.pid(), out);
+            r.mode = "mina";
+            assertSane(r, c);
+        }
+    }
+
+    @Test
+    void aBrokenServerFailsTheRunLoudly() throws Exception {
+        // a server that answers with the wrong line: the mismatch must make the run invalid
+        try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread t = new Thread(() -> {
+                try (java.net.Socket s = ss.accept()) {
+                    java.io.BufferedReader in = new java.io.BufferedReader(
+                            new java.io.InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+                    while (in.readLine() != null) {
+                        s.getOutputStream().write("wrong\n".getBytes(StandardCharsets.UTF_8));
+                    }
+                } catch (java.io.IOException e) {
+                    // the client closed
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            LoadClient.Config c = tiny();
+            c.connections = 1;
+            c.steadyS = 0.5;
+            c.warmupS = 0.2;
+            LoadResult r = LoadClient.run(c, ss.getLocalPort(), -1, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            r.mode = "broken";
+            assertTrue(!r.valid(), r::report);
+            assertTrue(r.report().contains("INVALID RUN"), r::report);
+            assertTrue(r.errors.keySet().stream().anyMatch(k -> k.startsWith("mismatch")), r::report);
+        }
+    }
+}
