@@ -35,6 +35,7 @@ public final class SchedulerCore {
     private final LinkedBlockingQueue<FlowState> ready = new LinkedBlockingQueue<>();
     private final Thread[] workers;
     private final ScheduledThreadPoolExecutor timer;
+    private final SleepWheel sleeps;
     private final SuspendPolicy policy;
     private volatile boolean closed;
 
@@ -61,6 +62,7 @@ public final class SchedulerCore {
             return t;
         });
         this.timer.setRemoveOnCancelPolicy(true);
+        this.sleeps = new SleepWheel(name + "-sleeps");
         for (Thread t : workers) {
             t.start();
         }
@@ -97,9 +99,9 @@ public final class SchedulerCore {
         return f.result;
     }
 
-    /** Returns something that completes {@code nanos} from now, driven by this scheduler's timer. */
+    /** Returns something that completes {@code nanos} from now, driven by this scheduler's timing wheel. */
     public Awaitable sleep(long nanos) {
-        return new Sleep(System.nanoTime() + nanos);
+        return sleeps.sleep(nanos);
     }
 
     /**
@@ -242,6 +244,7 @@ public final class SchedulerCore {
             ready.add(POISON);
         }
         timer.shutdownNow();
+        sleeps.close();
     }
 
     /** Waits up to {@code millis} for the workers to stop; returns whether they did. */
@@ -315,29 +318,6 @@ public final class SchedulerCore {
                 flow.timedOut = true;
                 flow.staleCallbacks = true;
                 wake(flow);
-            }
-        }
-    }
-
-    private final class Sleep implements Awaitable {
-        private final long deadline;
-
-        Sleep(long deadline) {
-            this.deadline = deadline;
-        }
-
-        @Override
-        public boolean isDone() {
-            return System.nanoTime() - deadline >= 0;
-        }
-
-        @Override
-        public void whenDone(Runnable action) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                action.run();
-            } else {
-                timer.schedule(action, left, TimeUnit.NANOSECONDS);
             }
         }
     }

@@ -1,0 +1,179 @@
+package dev.flow.internal;
+
+import dev.flow.spi.Awaitable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A hashed timing wheel for sleeping flows: 1 ms ticks, 1024 slots, one object per sleep (the
+ * {@link Sleep} itself is the list node), O(1) insertion. A million sleepers cost a million small
+ * objects, not a million heap entries to re-sort as in a {@code ScheduledThreadPoolExecutor}.
+ *
+ * <p>One daemon thread turns the wheel and runs the wake-up actions, which only put flows back on
+ * the ready queue. Sleeps never end early; they end at most about one tick late. Any thread may add
+ * a sleep: additions go through a lock-free inbox that the wheel thread drains.
+ */
+final class SleepWheel implements Runnable {
+
+    private static final long TICK_NANOS = 1_000_000L;
+    private static final int SLOTS = 1024;
+    private static final int MASK = SLOTS - 1;
+
+    private final Sleep[] slots = new Sleep[SLOTS];
+    private final AtomicReference<Sleep> inbox = new AtomicReference<>();
+    private final Thread thread;
+    private volatile boolean idle;
+    private volatile boolean closed;
+    /** Sleeps in the slots; wheel thread only. */
+    private int count;
+    /** The last tick whose slot was processed; wheel thread only. */
+    private long lastTick;
+
+    SleepWheel(String name) {
+        thread = new Thread(this, name);
+        thread.setDaemon(true);
+        lastTick = System.nanoTime() / TICK_NANOS;
+        thread.start();
+    }
+
+    /** Returns a sleep ending {@code nanos} from now. */
+    Sleep sleep(long nanos) {
+        return new Sleep(this, System.nanoTime() + nanos);
+    }
+
+    void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+    }
+
+    private void add(Sleep s) {
+        Sleep head;
+        do {
+            head = inbox.get();
+            s.next = head;
+        } while (!inbox.compareAndSet(head, s));
+        if (idle) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public void run() {
+        while (!closed) {
+            long now = System.nanoTime();
+            drainInbox(now);
+            long tick = now / TICK_NANOS;
+            long from = tick - lastTick > SLOTS ? tick - SLOTS + 1 : lastTick + 1;
+            for (long t = from; t <= tick; t++) {
+                expire((int) (t & MASK), now);
+            }
+            lastTick = tick;
+            if (count == 0) {
+                idle = true;
+                if (inbox.get() == null && !closed) {
+                    LockSupport.park(this);
+                }
+                idle = false;
+                lastTick = System.nanoTime() / TICK_NANOS - 1;
+            } else {
+                LockSupport.parkNanos(this, TICK_NANOS - now % TICK_NANOS);
+            }
+        }
+    }
+
+    private void drainInbox(long now) {
+        Sleep s = inbox.getAndSet(null);
+        while (s != null) {
+            Sleep next = s.next;
+            if (s.deadline - now <= 0) {
+                s.next = null;
+                s.fire();
+            } else {
+                int slot = (int) ((s.deadline / TICK_NANOS + 1) & MASK);
+                s.next = slots[slot];
+                slots[slot] = s;
+                count++;
+            }
+            s = next;
+        }
+    }
+
+    private void expire(int slot, long now) {
+        Sleep prev = null;
+        Sleep s = slots[slot];
+        while (s != null) {
+            Sleep next = s.next;
+            if (s.deadline - now <= 0) {
+                if (prev == null) {
+                    slots[slot] = next;
+                } else {
+                    prev.next = next;
+                }
+                s.next = null;
+                count--;
+                s.fire();
+            } else {
+                prev = s;
+            }
+            s = next;
+        }
+    }
+
+    /** A sleep: something a flow awaits that completes at its deadline. */
+    static final class Sleep implements Awaitable {
+        private final SleepWheel wheel;
+        final long deadline;
+        /** Next node in the inbox or in a slot; owned by whoever holds the list. */
+        Sleep next;
+        private Runnable action;
+        private boolean fired;
+
+        Sleep(SleepWheel wheel, long deadline) {
+            this.wheel = wheel;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public boolean isDone() {
+            return System.nanoTime() - deadline >= 0;
+        }
+
+        @Override
+        public void whenDone(Runnable r) {
+            boolean runNow;
+            boolean first = false;
+            synchronized (this) {
+                runNow = fired || isDone();
+                if (!runNow) {
+                    if (action == null) {
+                        action = r;
+                        first = true;
+                    } else {
+                        Runnable before = action;
+                        action = () -> {
+                            before.run();
+                            r.run();
+                        };
+                    }
+                }
+            }
+            if (runNow) {
+                r.run();
+            } else if (first) {
+                wheel.add(this);
+            }
+        }
+
+        void fire() {
+            Runnable a;
+            synchronized (this) {
+                fired = true;
+                a = action;
+                action = null;
+            }
+            if (a != null) {
+                a.run();
+            }
+        }
+    }
+}
