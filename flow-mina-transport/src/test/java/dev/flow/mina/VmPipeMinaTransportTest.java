@@ -1,36 +1,16 @@
 package dev.flow.mina;
 
 import dev.flow.TransportConfig;
-import dev.flow.TransportContractTest;
-import org.junit.jupiter.api.AfterEach;
 
 /**
  * The transport contract for {@link MinaTransport} over an in-VM pipe. A pipe cannot be reset, so
  * {@code readThrowsIOExceptionWhenPeerResets} replays MINA's reset events (see {@link PipePeer}).
  */
-class VmPipeMinaTransportTest extends TransportContractTest {
-
-    private final Pairs pairs = new Pairs();
+class VmPipeMinaTransportTest extends MinaTransportContractTest {
 
     @Override
     protected Connection connect(TransportConfig config) throws Exception {
         Pairs.Pipe p = pairs.pipe(config);
         return new Connection(p.transport, p.peer);
-    }
-
-    @org.junit.jupiter.api.AfterAll
-    static void continuationModeReallySuspended() {
-        org.junit.jupiter.api.Assertions.assertTrue(FlowOps.INSTANCE.resumed() > 0,
-                "the FLOW variants must suspend while waiting for input");
-    }
-
-    @Override
-    protected FlowRunner flowRunner() {
-        return FlowOps.INSTANCE;
-    }
-
-    @AfterEach
-    void releasePairs() throws Exception {
-        pairs.close();
     }
 }
