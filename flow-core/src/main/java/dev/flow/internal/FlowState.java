@@ -75,7 +75,8 @@ public final class FlowState implements Runnable, BiConsumer<Object, Throwable> 
             return false;
         }
         SuspendPolicy p = policy;
-        if (p.kind() != SuspendPolicy.Kind.NEVER && scheduler.hasQueuedFlows()) {
+        if ((p.kind() == SuspendPolicy.Kind.AFTER || p.kind() == SuspendPolicy.Kind.ADAPTIVE)
+                && scheduler.hasQueuedFlows()) {
             // Waiting or spinning first only pays while the worker has nothing else to do; with
             // other flows ready it would starve them (one connection served, the others waiting).
             p = SuspendPolicy.immediately();
