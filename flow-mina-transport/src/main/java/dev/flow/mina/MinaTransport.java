@@ -38,10 +38,11 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * buffer grow without bound. When the peer shuts its output down the input ends but the session stays
  * open for writing.
  *
- * <p><b>Output.</b> Each write is a {@code session.write(IoBuffer)}; the blocking write methods wait
- * until MINA reports the bytes written, {@link #flush()} waits for the last write, and a failed write
- * is rethrown as an {@link IOException}. {@link #close()} closes the session at once; writes not yet
- * completed are discarded, so flush first if {@code writeAsync} was used.
+ * <p><b>Output.</b> Each write is a {@code session.write(IoBuffer)}. A write is accepted at once
+ * while less than 64 KiB are queued (write-behind, like a socket's send buffer); above that the
+ * writer waits until its bytes are written. {@link #flush()} waits for the last write, and a failed
+ * write is rethrown as an {@link IOException} by the next write or flush. {@link #close()} lets the
+ * accepted writes go out, then closes the session.
  *
  * <p><b>Threads.</b> The transport is used by one flow or thread at a time. The blocking methods wait
  * like Flow's own loops over the {@link AsyncTransport} primitives, with the read and write timeouts
@@ -89,6 +90,8 @@ public final class MinaTransport implements AsyncTransport {
 
     private final AtomicInteger trafficWip = new AtomicInteger();
     private volatile IoFutureAwaitable lastWrite;
+    /** Queued bytes above which a write waits for its completion. */
+    static final int WRITE_HIGH_WATER = 64 * 1024;
 
     MinaTransport(IoSession session, TransportConfig config) {
         this.session = Objects.requireNonNull(session, "session");
@@ -223,8 +226,10 @@ public final class MinaTransport implements AsyncTransport {
     }
 
     /**
-     * Closes the session at once (MINA {@code closeNow()}); unread input and incomplete writes are
-     * discarded. A second call does nothing. Never blocks; may be called from any thread.
+     * Closes the transport: unread input is discarded and reads and writes fail from now on; the
+     * session closes once the writes already accepted are written (MINA {@code closeOnFlush()}), or
+     * at once if there are none. A second call does nothing. Never blocks; may be called from any
+     * thread.
      */
     @Override
     public void close() {
@@ -240,7 +245,12 @@ public final class MinaTransport implements AsyncTransport {
         if (s != null) {
             s.complete();
         }
-        session.closeNow();
+        IoFutureAwaitable last = lastWrite;
+        if (last != null && !last.isDone()) {
+            session.closeOnFlush();
+        } else {
+            session.closeNow();
+        }
     }
 
     private void awaitInput() throws IOException {
@@ -429,10 +439,21 @@ public final class MinaTransport implements AsyncTransport {
         }
     }
 
-    private Awaitable write(IoBuffer b) {
+    /**
+     * Queues {@code b}. The write counts as accepted at once while less than {@link
+     * #WRITE_HIGH_WATER} bytes wait in the session's queue (write-behind, like a socket's send
+     * buffer: no wait, no suspension); above that the caller waits for this write (back-pressure).
+     * A write that already completed (or failed) is returned as it is; a later failure of an
+     * accepted write is reported by the next write and by {@code flush()}.
+     */
+    private Awaitable write(IoBuffer b) throws IOException {
+        IoFutureAwaitable previous = lastWrite;
+        if (previous != null && previous.isDone()) {
+            checkWrite(previous);
+        }
         IoFutureAwaitable w = new IoFutureAwaitable(session.write(b));
         lastWrite = w;
-        return w;
+        return w.isDone() || session.getScheduledWriteBytes() > WRITE_HIGH_WATER ? w : Signal.DONE;
     }
 
     private void checkWritable() throws IOException {

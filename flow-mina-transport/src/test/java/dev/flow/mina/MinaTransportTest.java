@@ -115,6 +115,38 @@ class MinaTransportTest {
     }
 
     @Test
+    void writesAreAcceptedAtOnceBelowTheHighWaterMarkAndWaitAboveIt() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        assertTrue(p.transport.writeAsync(new byte[1024], 0, 1024).isDone(), "a small write is accepted at once");
+        byte[] chunk = new byte[16 * 1024];
+        long written = 1024;
+        Awaitable w = null;
+        for (int i = 0; i < 10_000 && (w == null || w.isDone()); i++) {
+            w = p.transport.writeAsync(chunk, 0, chunk.length);
+            written += chunk.length;
+        }
+        assertFalse(w.isDone(), "with the peer not reading, a write above the high-water mark has to wait");
+        assertTrue(p.transport.session().getScheduledWriteBytes() > MinaTransport.WRITE_HIGH_WATER);
+        assertEquals(written, p.peer.readExactly((int) written).length);
+        Awaitable pending = w;
+        Conditions.await("the waiting write to complete once the peer reads", pending::isDone);
+        p.transport.checkWrite(pending);
+    }
+
+    @Test
+    void closeLetsAcceptedWritesGoOutBeforeTheSessionCloses() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            p.transport.writeLine("line " + i);
+            expected.append("line ").append(i).append('\n');
+        }
+        p.transport.close();
+        assertArrayEquals(bytes(expected.toString()), p.peer.readExactly(expected.length()));
+        p.peer.awaitEndOfStream();
+    }
+
+    @Test
     void checkWriteRejectsAnIncompleteWrite() throws Exception {
         Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.transport.checkWrite(new Signal()));
