@@ -7,7 +7,6 @@ import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -56,7 +55,6 @@ public final class ContinuationClassLoader extends ClassLoader {
             "org.apache.commons.javaflow", "org.objectweb.asm", "net.tascalate", "org.apache.mina", "org.slf4j");
 
     private final List<String> includes;
-    private final List<String> excludes;
     private final boolean strict;
     private final Instrumenter instrumenter;
     private final EngineBridge engine;
@@ -64,11 +62,10 @@ public final class ContinuationClassLoader extends ClassLoader {
     private ContinuationClassLoader(Builder b) {
         super("flow-continuations", b.parent);
         this.includes = List.copyOf(b.includes);
-        this.excludes = List.copyOf(b.excludes);
         this.strict = b.strict;
         List<SuspensionPoint> points = new ArrayList<>(BuiltinSuspensionPoints.all(b.parent));
         points.addAll(b.points);
-        Set<String> classes = Instrumenter.scan(b.parent, includes, excludes);
+        Set<String> classes = Instrumenter.scan(b.parent, includes, b.excludes);
         this.instrumenter = new Instrumenter(b.parent, classes, points, strict);
         this.engine = new EngineBridge(instrumenter, b.parent);
     }
@@ -329,9 +326,5 @@ public final class ContinuationClassLoader extends ClassLoader {
             }
             return p;
         }
-    }
-
-    List<String> excludes() {
-        return Collections.unmodifiableList(excludes);
     }
 }

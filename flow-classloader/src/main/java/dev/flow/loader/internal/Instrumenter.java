@@ -127,11 +127,6 @@ public final class Instrumenter {
         return continuableClasses.contains(internalName);
     }
 
-    /** The original class file of an in-scope class, or {@code null} for generated classes. */
-    public byte[] original(String internalName) {
-        return originals.get(internalName);
-    }
-
     /**
      * The class file after this pass: rewritten and marked, ready for the engine; the original
      * if nothing had to change.
