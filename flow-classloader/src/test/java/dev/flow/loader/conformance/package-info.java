@@ -1,0 +1,2 @@
+/** The conformance suite: every pattern run loaded normally and through the loader, in every mode. */
+package dev.flow.loader.conformance;
