@@ -1,5 +1,6 @@
 package dev.flow;
 
+import dev.flow.internal.FlowState;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -9,16 +10,41 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The completion of one flow: its result or its failure. Thread-safe.
+ * The completion of one flow: its result or its failure, and the way to cancel it. Thread-safe.
  *
  * @param <T> the flow's result type
  */
 public final class FlowHandle<T> {
 
     private final CompletableFuture<T> result;
+    private final FlowState flow;
 
-    FlowHandle(CompletableFuture<T> result) {
+    FlowHandle(CompletableFuture<T> result, FlowState flow) {
         this.result = result;
+        this.flow = flow;
+    }
+
+    /**
+     * Cancels the flow. A flow not yet started never runs. A started flow gets, at the suspension point
+     * where it waits now or at its next one, an {@link InterruptedException} (interruptible waits such as
+     * {@code Thread.sleep}, {@code Future.get}), an {@link java.io.InterruptedIOException} (transport
+     * I/O) or a {@link java.util.concurrent.CancellationException} (uninterruptible waits such as
+     * {@code CompletableFuture.join}); it keeps getting one at every later suspension point. A task that
+     * was not instrumented is interrupted on its worker. Once the flow has ended (its finally blocks
+     * have run), this handle completes with a {@link java.util.concurrent.CancellationException}
+     * whatever the flow returned, caused by the flow's own failure if it had one. The flow's interrupt
+     * status is not changed.
+     *
+     * @return {@code true} if this call cancelled the flow; {@code false} if it had already ended or
+     *     been cancelled
+     */
+    public boolean cancel() {
+        return flow.cancel();
+    }
+
+    /** Returns whether the flow ended because it was cancelled, or failed by its scheduler closing. */
+    public boolean isCancelled() {
+        return result.isCancelled();
     }
 
     /** Returns whether the flow has ended. */
@@ -58,6 +84,7 @@ public final class FlowHandle<T> {
 
     @Override
     public String toString() {
-        return "FlowHandle[" + (result.isDone() ? (isFailed() ? "failed" : "done") : "running") + "]";
+        return "FlowHandle[" + flow + ", " + (result.isDone() ? (isCancelled() ? "cancelled" : isFailed() ? "failed" : "done")
+                : "running") + "]";
     }
 }

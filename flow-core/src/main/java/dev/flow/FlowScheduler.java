@@ -1,10 +1,12 @@
 package dev.flow;
 
+import dev.flow.internal.FlowState;
 import dev.flow.internal.SchedulerCore;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs flows on a few worker threads: a ready queue, a timer for sleeps and timeouts, and counters.
@@ -29,7 +31,7 @@ public final class FlowScheduler implements AutoCloseable {
     private FlowScheduler(Builder b) {
         this.policy = b.policy;
         this.name = b.name;
-        this.core = new SchedulerCore(b.name, b.workers, b.policy, b.daemon);
+        this.core = new SchedulerCore(b.name, b.workers, b.policy, b.daemon, b.recordStacks);
     }
 
     /** Returns a builder: 1 worker, {@link SuspendPolicy#immediately()}, name "flow", daemon. */
@@ -38,25 +40,56 @@ public final class FlowScheduler implements AutoCloseable {
     }
 
     /**
-     * Starts a flow that calls {@code task} and returns its handle.
+     * Starts a flow that calls {@code task} and returns its handle. A submit racing {@link #close()}
+     * either runs the flow or throws; it never loses it.
      *
-     * @throws java.util.concurrent.RejectedExecutionException if the scheduler is closed
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler is closed or closing
      */
-    @SuppressWarnings("unchecked")
     public <T> FlowHandle<T> submit(Callable<T> task) {
+        return submit(task, null);
+    }
+
+    /**
+     * Starts a flow that calls {@code task}, named {@code name} in {@link #dump()} (for example after
+     * its session), and returns its handle.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler is closed or closing
+     */
+    public <T> FlowHandle<T> submit(Callable<T> task, String name) {
         Objects.requireNonNull(task, "task");
-        return new FlowHandle<>((CompletableFuture<T>) (CompletableFuture<?>) core.submit(task));
+        return handle(task, name);
     }
 
     /**
      * Starts a flow that runs {@code task} and returns its handle.
      *
-     * @throws java.util.concurrent.RejectedExecutionException if the scheduler is closed
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler is closed or closing
      */
-    @SuppressWarnings("unchecked")
     public FlowHandle<Void> start(Runnable task) {
         Objects.requireNonNull(task, "task");
-        return new FlowHandle<>((CompletableFuture<Void>) (CompletableFuture<?>) core.submit(task));
+        return handle(task, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> FlowHandle<T> handle(Object task, String flowName) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        FlowState flow = core.submit(task, flowName, result);
+        return new FlowHandle<>((CompletableFuture<T>) (CompletableFuture<?>) result, flow);
+    }
+
+    /**
+     * A readable dump of every flow, the "jstack" of Flow: for each running, suspended and queued flow,
+     * its name, what it waits for and since when, and its stack of user frames (a running flow's from
+     * its worker; a suspended flow's only with {@link Builder#recordStacks(boolean)}). A best-effort
+     * snapshot: flows keep running while it is taken.
+     */
+    public String dump() {
+        return core.dump();
+    }
+
+    /** Logs {@link #dump()} at INFO level on the logger {@code dev.flow.FlowScheduler}. */
+    public void logDump() {
+        LoggerFactory.getLogger(FlowScheduler.class).info("{}", core.dump());
     }
 
     /** A snapshot of the counters. */
@@ -80,12 +113,38 @@ public final class FlowScheduler implements AutoCloseable {
     }
 
     /**
-     * Stops the workers once the flows already queued have run. Flows still suspended are failed
-     * with a {@link java.util.concurrent.CancellationException} if they are ever woken.
+     * Closes at once: {@code close(Duration.ZERO)}.
      */
     @Override
     public void close() {
-        core.close();
+        core.close(0);
+    }
+
+    /**
+     * Closes the scheduler. New flows are rejected with a {@link
+     * java.util.concurrent.RejectedExecutionException} naming the scheduler. Flows already submitted
+     * may run on for up to {@code grace}; then every flow still active fails at its suspension point
+     * (and at any later one) with a {@link java.util.concurrent.CancellationException} whose message
+     * names the scheduler, so that its finally blocks run and its handle completes. Returns once every
+     * flow has ended and the workers and timer threads have stopped (the counts are then 0), unless
+     * called from one of the scheduler's own workers, which does not wait. A flow that blocks its
+     * worker without suspending delays the return until it ends; interrupting the caller stops the
+     * wait. Calling it again waits again.
+     */
+    public void close(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
+        }
+        core.close(saturatedNanos(grace));
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** Waits up to {@code timeout} for the workers to stop; returns whether they did. */
@@ -104,6 +163,7 @@ public final class FlowScheduler implements AutoCloseable {
         private SuspendPolicy policy = SuspendPolicy.immediately();
         private String name = "flow";
         private boolean daemon = true;
+        private boolean recordStacks;
 
         private Builder() {
         }
@@ -136,6 +196,16 @@ public final class FlowScheduler implements AutoCloseable {
         /** Whether workers are daemon threads; default {@code true}. */
         public Builder daemon(boolean daemon) {
             this.daemon = daemon;
+            return this;
+        }
+
+        /**
+         * Whether each suspension records the flow's stack of user frames for {@link
+         * FlowScheduler#dump()}; default {@code false}. Costs a stack walk (a few microseconds) and a
+         * small array per suspension.
+         */
+        public Builder recordStacks(boolean recordStacks) {
+            this.recordStacks = recordStacks;
             return this;
         }
 

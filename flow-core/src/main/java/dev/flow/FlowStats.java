@@ -14,6 +14,8 @@ public final class FlowStats {
     private final long running;
     private final long suspended;
     private final long queued;
+    private final long workersAlive;
+    private final long workerErrors;
 
     FlowStats(long[] c) {
         this.started = c[0];
@@ -24,6 +26,8 @@ public final class FlowStats {
         this.running = c[5];
         this.suspended = c[6];
         this.queued = c[7];
+        this.workersAlive = c[8];
+        this.workerErrors = c[9];
     }
 
     /** Flows submitted so far. */
@@ -66,6 +70,19 @@ public final class FlowStats {
         return queued;
     }
 
+    /** Worker threads alive: the configured number until the scheduler has been closed. */
+    public long workersAlive() {
+        return workersAlive;
+    }
+
+    /**
+     * Unexpected errors the workers survived outside any flow (each is logged); 0 unless Flow has a
+     * bug.
+     */
+    public long workerErrors() {
+        return workerErrors;
+    }
+
     /** Whether no flow is active, running, suspended or queued. */
     public boolean isIdle() {
         return active == 0 && running == 0 && suspended == 0 && queued == 0;
@@ -75,6 +92,7 @@ public final class FlowStats {
     public String toString() {
         return "FlowStats[started=" + started + ", completed=" + completed + ", failed=" + failed
                 + ", resumed=" + resumed + ", active=" + active + ", running=" + running
-                + ", suspended=" + suspended + ", queued=" + queued + "]";
+                + ", suspended=" + suspended + ", queued=" + queued + ", workersAlive=" + workersAlive
+                + ", workerErrors=" + workerErrors + "]";
     }
 }

@@ -73,7 +73,7 @@ class FlowSchedulerTest {
         FlowScheduler s = FlowScheduler.builder().build();
         s.close();
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> s.start(() -> { }));
-        assertEquals("scheduler is closed", e.getMessage());
+        assertEquals("flow scheduler 'flow' is closed", e.getMessage());
     }
 
     @Test

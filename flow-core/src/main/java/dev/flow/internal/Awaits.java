@@ -30,24 +30,58 @@ public final class Awaits {
     }
 
     /**
-     * Waits for {@code w}: suspends inside a flow, blocks elsewhere.
+     * Waits for {@code w} without regard to interrupts (like {@code CompletableFuture.join()}): suspends
+     * inside a flow, blocks elsewhere. The interrupt status is kept.
      *
      * @param timeoutNanos how long to wait, {@code 0} for ever
      * @return {@code true} if {@code w} completed, {@code false} on timeout
+     * @throws java.util.concurrent.CancellationException if the flow is cancelled or its scheduler closes
      */
     public static boolean park(Object w, long timeoutNanos) {
         if (Waits.isDone(w)) {
             return true;
         }
-        FlowState f = FlowState.current();
-        if (f == null || !f.beforeSuspend(w, timeoutNanos)) {
-            return Waits.block(w, timeoutNanos);
-        }
-        Continuation.suspend();
-        return f.afterResume();
+        int r = suspend(w, timeoutNanos, FlowState.UNINTERRUPTIBLE);
+        return r < 0 ? Waits.block(w, timeoutNanos) : r == 1;
     }
 
-    /** Waits for the receiver of a parameterless blocking method (e.g. {@code Future.get()}). */
+    /**
+     * Waits for {@code w} like an interruptible blocking call: with the interrupt status set (before or
+     * while waiting), throws {@link InterruptedException} and clears it; suspends inside a flow, blocks
+     * elsewhere.
+     *
+     * @param timeoutNanos how long to wait, {@code 0} for ever
+     * @return {@code true} if {@code w} completed, {@code false} on timeout
+     * @throws InterruptedException if interrupted, or if the flow is cancelled
+     */
+    public static boolean parkInterruptibly(Object w, long timeoutNanos) throws InterruptedException {
+        if (Waits.isDone(w)) {
+            return true;
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        int r = suspend(w, timeoutNanos, FlowState.INTERRUPTIBLE);
+        return r < 0 ? Waits.blockInterruptibly(w, timeoutNanos) : r == 1;
+    }
+
+    /**
+     * Suspends the current flow on {@code w} in {@code mode} ({@code FlowState.UNINTERRUPTIBLE},
+     * {@code INTERRUPTIBLE} or {@code IO}).
+     *
+     * @return {@code 1} if resumed after {@code w} completed, {@code 0} on timeout, {@code -1} if the
+     *     caller must block instead (no flow, pinned, or the policy says so)
+     */
+    private static int suspend(Object w, long timeoutNanos, int mode) {
+        FlowState f = FlowState.current();
+        if (f == null || !f.beforeSuspend(w, timeoutNanos, mode)) {
+            return -1;
+        }
+        Continuation.suspend();
+        return f.afterResume() ? 1 : 0;
+    }
+
+    /** Waits for the receiver of a parameterless blocking method (e.g. {@code CompletableFuture.join()}). */
     public static void ready(Object w) {
         park(w, 0);
     }
@@ -62,13 +96,25 @@ public final class Awaits {
         return park(w, timeoutNanos(timeout, unit));
     }
 
+    /**
+     * Replaces {@code Future.get()}: suspends until the future is done, unless the interrupt status is
+     * set, in which case the future's own {@code get()} throws as on a plain thread.
+     */
+    public static Object get(Future<?> f) throws InterruptedException, ExecutionException {
+        if (!f.isDone() && !Thread.currentThread().isInterrupted()) {
+            suspend(f, 0, FlowState.INTERRUPTIBLE);
+        }
+        return f.get();
+    }
+
     /** Replaces {@code Future.get(long, TimeUnit)}. */
     public static Object futureGet(Future<?> f, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        if (!park(f, timeoutNanos(timeout, unit))) {
+        if (!f.isDone() && !Thread.currentThread().isInterrupted() && unit.toNanos(timeout) > 0
+                && suspend(f, timeoutNanos(timeout, unit), FlowState.INTERRUPTIBLE) == 0) {
             throw new TimeoutException("timed out after " + timeout + " " + unit);
         }
-        return f.get(0, TimeUnit.NANOSECONDS);
+        return f.get(timeout, unit);
     }
 
     /** Replaces {@code Flow.await(CompletionStage)}. */
@@ -91,21 +137,31 @@ public final class Awaits {
 
     /** Replaces {@code Thread.sleep(long)}. */
     public static void sleep(long millis) throws InterruptedException {
+        FlowState f = FlowState.current();
+        if (f == null) {
+            Thread.sleep(millis);
+            return;
+        }
         if (millis < 0) {
             throw new IllegalArgumentException("timeout value is negative");
         }
-        sleepNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+        sleepNanos(f, TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
     /** Replaces {@code Thread.sleep(long, int)}. */
     public static void sleep(long millis, int nanos) throws InterruptedException {
+        FlowState f = FlowState.current();
+        if (f == null) {
+            Thread.sleep(millis, nanos);
+            return;
+        }
         if (millis < 0) {
             throw new IllegalArgumentException("timeout value is negative");
         }
         if (nanos < 0 || nanos > 999_999) {
             throw new IllegalArgumentException("nanosecond timeout value out of range");
         }
-        sleepNanos(TimeUnit.MILLISECONDS.toNanos(millis) + nanos);
+        sleepNanos(f, TimeUnit.MILLISECONDS.toNanos(millis) + nanos);
     }
 
     /** Replaces {@code Thread.sleep(Duration)} and {@code Flow.sleep(Duration)}. */
@@ -113,19 +169,26 @@ public final class Awaits {
         if (duration.isNegative()) {
             return;
         }
-        sleepNanos(saturatedNanos(duration));
-    }
-
-    private static void sleepNanos(long nanos) throws InterruptedException {
+        long nanos = saturatedNanos(duration);
         FlowState f = FlowState.current();
         if (f == null) {
-            TimeUnit.NANOSECONDS.sleep(nanos);
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
             return;
+        }
+        sleepNanos(f, nanos);
+    }
+
+    private static void sleepNanos(FlowState f, long nanos) throws InterruptedException {
+        if (Thread.currentThread().isInterrupted()) {
+            // Throws the JDK's own "sleep interrupted" and clears the status, as on a plain thread.
+            Thread.sleep(0);
         }
         if (nanos <= 0) {
             return;
         }
-        park(f.scheduler().sleep(nanos), 0);
+        if (suspend(f.sleep(nanos), 0, FlowState.INTERRUPTIBLE) < 0) {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        }
     }
 
     /** Replaces {@code Connector.connect()}. */
@@ -135,7 +198,7 @@ public final class Awaits {
         }
         AsyncConnector a = (AsyncConnector) c;
         Object attempt = a.connectAsync();
-        park(attempt, 0);
+        parkIo(attempt, 0);
         return a.transportOf(attempt);
     }
 
@@ -204,17 +267,26 @@ public final class Awaits {
 
     private static void awaitInput(AsyncTransport a) throws IOException {
         Duration timeout = a.config().readTimeout();
-        if (!park(a.inputReady(), saturatedNanos(timeout))) {
+        if (!parkIo(a.inputReady(), saturatedNanos(timeout))) {
             throw new SocketTimeoutException("read timed out after " + timeout.toMillis() + " ms (readTimeout)");
         }
     }
 
     private static void awaitWrite(AsyncTransport a, Awaitable write) throws IOException {
         Duration timeout = a.config().writeTimeout();
-        if (!park(write, saturatedNanos(timeout))) {
+        if (!parkIo(write, saturatedNanos(timeout))) {
             throw new SocketTimeoutException("write timed out after " + timeout.toMillis() + " ms (writeTimeout)");
         }
         a.checkWrite(write);
+    }
+
+    /** Like {@link #park}, but a cancelled flow gets an {@link java.io.InterruptedIOException}. */
+    private static boolean parkIo(Object w, long timeoutNanos) throws IOException {
+        if (Waits.isDone(w)) {
+            return true;
+        }
+        int r = suspend(w, timeoutNanos, FlowState.IO);
+        return r < 0 ? Waits.block(w, timeoutNanos) : r == 1;
     }
 
     private static long timeoutNanos(long timeout, TimeUnit unit) {

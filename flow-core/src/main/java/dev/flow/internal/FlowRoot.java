@@ -1,31 +1,53 @@
 package dev.flow.internal;
 
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.concurrent.Callable;
+
 /**
- * The bottom frame of every continuation: calls the task and reports its outcome.
+ * The bottom frame of every continuation: calls the task and keeps its outcome, which the scheduler
+ * reads through {@link #call()} once the continuation has ended. Only the scheduler holds the root
+ * of a flow, so user code cannot complete a flow from the inside.
  *
  * <p>Each {@code ContinuationClassLoader} defines its own instrumented copy of this class, so it
  * must use only public members of other classes. Runs on a scheduler worker.
  */
-public final class FlowRoot implements Runnable {
+public final class FlowRoot implements Runnable, Callable<Object> {
 
     private final FlowTask task;
-    private final FlowState state;
+    private Object value;
+    private Throwable failure;
 
-    /** Creates the root for {@code task} running as {@code state}. */
+    /**
+     * Creates the root for {@code task}.
+     *
+     * @param state the flow it runs as; part of the signature the instrumenter generates
+     */
     public FlowRoot(FlowTask task, FlowState state) {
         this.task = task;
-        this.state = state;
     }
 
     @Override
     public void run() {
-        Object result;
         try {
-            result = task.flow$call();
+            value = task.flow$call();
         } catch (Throwable t) {
-            state.fail(t);
-            return;
+            failure = t;
         }
-        state.succeed(result);
+    }
+
+    /** Returns the task's value or throws its failure. */
+    @Override
+    public Object call() throws Exception {
+        Throwable t = failure;
+        if (t == null) {
+            return value;
+        }
+        if (t instanceof Exception) {
+            throw (Exception) t;
+        }
+        if (t instanceof Error) {
+            throw (Error) t;
+        }
+        throw new UndeclaredThrowableException(t);
     }
 }

@@ -1,49 +1,84 @@
 package dev.flow.internal;
 
 import dev.flow.SuspendPolicy;
+import dev.flow.spi.Awaitable;
+import java.io.InterruptedIOException;
 import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.api.Continuation;
 
 /**
- * The state of one flow: its continuation, what it waits for, its pin state and flow-local values.
+ * The state of one flow: its continuation, what it waits for, its interrupt status, its pin state and
+ * flow-local values.
  *
  * <p>Touched by one worker at a time; the hand-over between workers goes through the scheduler's
- * ready queue, which publishes all writes.
+ * ready queue, which publishes all writes. Its public methods are what the per-loader copies of
+ * {@link Awaits} and {@code FlowLocal} need; none of them can complete or resume a flow.
  */
-public final class FlowState implements Runnable, BiConsumer<Object, Throwable> {
+public final class FlowState extends Ticket implements Runnable, BiConsumer<Object, Throwable> {
+
+    /** Suspension mode of {@code join()}-like waits: a cancelled flow gets a {@link CancellationException}. */
+    public static final int UNINTERRUPTIBLE = 0;
+    /** Suspension mode of interruptible waits: a cancelled flow gets an {@link InterruptedException}. */
+    public static final int INTERRUPTIBLE = 1;
+    /** Suspension mode of transport I/O: a cancelled flow gets an {@link InterruptedIOException}. */
+    public static final int IO = 2;
+
+    static final int CANCELLED = 1;
 
     private static final ThreadLocal<FlowState> CURRENT = new ThreadLocal<>();
     private static final AtomicIntegerFieldUpdater<FlowState> WAKE =
             AtomicIntegerFieldUpdater.newUpdater(FlowState.class, "wake");
 
     final SchedulerCore scheduler;
-    final CompletableFuture<Object> result = new CompletableFuture<>();
+    final CompletableFuture<Object> result;
     final SuspendPolicy policy;
+    final String name;
 
     Continuation continuation;
-    java.util.concurrent.Callable<?> plainTask;
+    /** The instrumented root of the continuation: its {@code call()} returns or throws the flow's outcome. */
+    Callable<?> root;
+    Callable<?> plainTask;
 
     /** Current pin site, or {@link Pins#NOT_PINNED}. */
     int pinSite = Pins.NOT_PINNED;
 
     Object blocker;
     long timeoutNanos;
+    int mode;
     boolean timedOut;
-    /** Set once a timed await expired: its completion callback may still fire later. */
+    /** Set once the flow was woken by something other than its own callback: old callbacks may still fire. */
     boolean staleCallbacks;
-    /** 1 while a suspension waits for its single wake-up; the callback that moves it to 0 wins. */
+    /** Whether the flow has started running; worker-owned. */
+    boolean begun;
+    /** The flow's interrupt status while it is not on a worker. */
+    boolean interrupted;
+    /** 1 while a suspension waits for this flow as its wake-up; the callback that moves it to 0 wins. */
     private volatile int wake;
-    boolean outcomeSet;
-    private Object outcome;
-    private Throwable failure;
+    /** The wake-up of the current suspension: this flow itself or a {@link Wakeup}. */
+    volatile Ticket ticket;
+    /** {@link #CANCELLED} once {@link #cancel()} was called. */
+    volatile int stop;
+    /** The worker running this flow, or {@code null}. */
+    volatile Thread runner;
+    /** {@code System.nanoTime()} at the last suspension (or submission while queued). */
+    volatile long since;
+    /** Where the flow last suspended, when the scheduler records stacks. */
+    volatile StackTraceElement[] site;
+    /** Neighbours in the scheduler's list of suspended flows; guarded by that list. */
+    FlowState prev;
+    FlowState next;
     private Object[] locals;
 
-    FlowState(SchedulerCore scheduler, SuspendPolicy policy) {
+    FlowState(SchedulerCore scheduler, SuspendPolicy policy, String name, CompletableFuture<Object> result) {
         this.scheduler = scheduler;
         this.policy = policy;
+        this.name = name;
+        this.result = result;
     }
 
     /** The flow running on this thread, or {@code null}. */
@@ -55,18 +90,41 @@ public final class FlowState implements Runnable, BiConsumer<Object, Throwable> 
         CURRENT.set(f);
     }
 
-    /** The scheduler running this flow. */
-    public SchedulerCore scheduler() {
-        return scheduler;
+    /** Returns something that completes {@code nanos} from now, driven by this flow's scheduler. */
+    public Awaitable sleep(long nanos) {
+        return scheduler.sleep(nanos);
+    }
+
+    /**
+     * Asks the flow to stop: it gets an exception at its current or next suspension point (see the
+     * modes) and its result completes with a {@link CancellationException} when it ends.
+     *
+     * @return {@code false} if the flow had already ended or been cancelled
+     */
+    public boolean cancel() {
+        return scheduler.cancel(this);
+    }
+
+    /**
+     * Prepares an uninterruptible suspension on {@code w}; see {@link #beforeSuspend(Object, long, int)}.
+     */
+    public boolean beforeSuspend(Object w, long timeoutNanos) {
+        return beforeSuspend(w, timeoutNanos, UNINTERRUPTIBLE);
     }
 
     /**
      * Prepares to suspend on {@code w}: applies the pin state and the suspend policy.
      *
+     * @param mode {@link #UNINTERRUPTIBLE}, {@link #INTERRUPTIBLE} or {@link #IO}: which exception a
+     *     cancelled flow gets
      * @return {@code true} if the caller must now suspend; {@code false} if it must block instead
      *     (or {@code w} completed during the policy's wait)
+     * @throws CancellationException if the flow was cancelled (uninterruptible) or its scheduler is
+     *     closing; {@link InterruptedException} or {@link InterruptedIOException} if the flow was
+     *     cancelled, in those modes (thrown although not declared)
      */
-    public boolean beforeSuspend(Object w, long timeoutNanos) {
+    public boolean beforeSuspend(Object w, long timeoutNanos, int mode) {
+        throwIfStopped(mode);
         if (pinSite != Pins.NOT_PINNED) {
             Pins.onPinnedAwait(pinSite);
             return false;
@@ -103,7 +161,11 @@ public final class FlowState implements Runnable, BiConsumer<Object, Throwable> 
         }
         this.blocker = w;
         this.timeoutNanos = timeoutNanos;
+        this.mode = mode;
         this.timedOut = false;
+        if (scheduler.recordsStacks()) {
+            site = FlowDumper.userFrames();
+        }
         return true;
     }
 
@@ -123,16 +185,60 @@ public final class FlowState implements Runnable, BiConsumer<Object, Throwable> 
         return false;
     }
 
-    /** Arms this flow as the wake-up callback of its current suspension. */
+    /**
+     * Called after resuming.
+     *
+     * @return {@code false} if the wait timed out
+     * @throws CancellationException (or the exception of the suspension's mode) if the flow was
+     *     cancelled or its scheduler closed while it was suspended
+     */
+    public boolean afterResume() {
+        blocker = null;
+        throwIfStopped(mode);
+        return !timedOut;
+    }
+
+    private void throwIfStopped(int mode) {
+        if (stop == 0 && !scheduler.stopping) {
+            return;
+        }
+        if (stop == 0) {
+            throw new CancellationException(scheduler.closedMessage());
+        }
+        if (mode == INTERRUPTIBLE) {
+            throw Sneaky.<RuntimeException>raise(new InterruptedException("flow cancelled"));
+        }
+        if (mode == IO) {
+            throw Sneaky.<RuntimeException>raise(new InterruptedIOException("flow cancelled"));
+        }
+        throw new CancellationException("flow cancelled");
+    }
+
+    /** Arms this flow as the wake-up of its current suspension. */
     void armWake() {
         wake = 1;
+    }
+
+    @Override
+    boolean claim() {
+        return WAKE.compareAndSet(this, 1, 0);
+    }
+
+    @Override
+    boolean live() {
+        return wake == 1;
+    }
+
+    @Override
+    void release() {
+        // Nothing registered that can be withdrawn: the callback stays until its operation completes.
     }
 
     /** Wake-up callback for awaits without a timeout (the common case): no allocation per suspension. */
     @Override
     public void run() {
-        if (WAKE.compareAndSet(this, 1, 0)) {
-            scheduler.wake(this);
+        if (claim()) {
+            scheduler.resumeClaimed(this, true);
         }
     }
 
@@ -142,54 +248,28 @@ public final class FlowState implements Runnable, BiConsumer<Object, Throwable> 
         run();
     }
 
-    /** Called after resuming; returns {@code false} if the wait timed out. */
-    public boolean afterResume() {
-        blocker = null;
-        return !timedOut;
-    }
-
-    /** Completes the flow with a value. */
-    public void succeed(Object value) {
-        scheduler.onFinished(this, value, null);
-    }
-
-    /** Completes the flow with a failure. */
-    public void fail(Throwable t) {
-        scheduler.onFinished(this, null, t);
-    }
-
-    void setOutcome(Object value, Throwable t) {
-        outcomeSet = true;
-        outcome = value;
-        failure = t;
-    }
-
-    void publishOutcome() {
-        Throwable t = failure;
-        Object v = outcome;
-        outcome = null;
-        failure = null;
-        if (t == null) {
-            result.complete(v);
-        } else {
-            result.completeExceptionally(t);
-        }
-    }
-
-    /** Reads flow-local slot {@code index}; for {@code FlowLocal}. */
-    public Object local(int index) {
+    /** Reads the value of flow-local {@code key} kept in slot {@code index}; for {@code FlowLocal}. */
+    public Object local(int index, Object key) {
         Object[] l = locals;
-        return l != null && index < l.length ? l[index] : null;
+        int i = index << 1;
+        return l != null && i < l.length && l[i] == key ? l[i + 1] : null;
     }
 
-    /** Writes flow-local slot {@code index}; for {@code FlowLocal}. */
-    public void local(int index, Object value) {
+    /** Writes (or with {@code null}, removes) the value of flow-local {@code key} in slot {@code index}. */
+    public void local(int index, Object key, Object value) {
         Object[] l = locals;
+        int i = index << 1;
         if (l == null) {
-            l = locals = new Object[Math.max(4, index + 1)];
-        } else if (index >= l.length) {
-            l = locals = Arrays.copyOf(l, Math.max(index + 1, l.length * 2));
+            l = locals = new Object[Math.max(8, i + 2)];
+        } else if (i >= l.length) {
+            l = locals = Arrays.copyOf(l, Math.max(i + 2, l.length * 2));
         }
-        l[index] = value;
+        l[i] = value == null ? null : key;
+        l[i + 1] = value;
+    }
+
+    @Override
+    public String toString() {
+        return "flow " + name;
     }
 }

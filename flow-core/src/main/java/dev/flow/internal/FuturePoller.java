@@ -1,33 +1,40 @@
 package dev.flow.internal;
 
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Watches plain {@link Future}s, which offer no completion callback, by polling them every
- * millisecond on one daemon thread. Used only for futures that are neither {@code
- * CompletableFuture} nor adapted.
+ * millisecond. Used only for futures that are neither {@code CompletableFuture} nor adapted.
+ *
+ * <p>A poll stops when its future is done or when the wake-up it would run was claimed by someone
+ * else (the wait timed out, the flow was cancelled, its scheduler closed). The one daemon thread,
+ * {@code flow-future-poller}, exists only while something is polled: it ends a second after the last
+ * poll. Thread-safe.
  */
 final class FuturePoller {
 
-    private static final ScheduledExecutorService TIMER = newTimer();
+    private static final ScheduledThreadPoolExecutor TIMER = newTimer();
 
     private FuturePoller() {
     }
 
-    private static ScheduledExecutorService newTimer() {
-        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
+    private static ScheduledThreadPoolExecutor newTimer() {
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(0, r -> {
             Thread th = new Thread(r, "flow-future-poller");
             th.setDaemon(true);
             return th;
         });
+        t.setKeepAliveTime(1, TimeUnit.SECONDS);
         t.setRemoveOnCancelPolicy(true);
         return t;
     }
 
     static void poll(Future<?> f, Runnable action) {
+        if (action instanceof Ticket && !((Ticket) action).live()) {
+            return;
+        }
         if (f.isDone()) {
             action.run();
             return;

@@ -2,9 +2,12 @@ package dev.flow.internal;
 
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -13,18 +16,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.api.Continuation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The engine behind {@code FlowScheduler}: worker threads, a ready queue, a timer for sleeps and
- * timeouts, and the counters.
+ * The engine behind {@code FlowScheduler}: worker threads, a ready queue, a timer for timeouts, a
+ * timing wheel for sleeps, the list of suspended flows and the counters.
  *
  * <p>Flows run only on its workers; a completed awaited operation (on any thread, including a MINA
- * I/O processor) merely puts the flow back on the ready queue. Thread-safe.
+ * I/O processor) merely puts the flow back on the ready queue. Every suspension has one wake-up
+ * ({@link Ticket}); whoever claims it (the operation, a timeout, a cancel, {@link #close}) alone
+ * resumes the flow, so a flow is touched by one thread at a time. After arming the wake-up, the
+ * suspending worker no longer touches the flow. Thread-safe.
  */
 public final class SchedulerCore {
 
-    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never());
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerCore.class);
+    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never(), "poison", null);
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
      * are trimmed to their content (about 150 bytes saved per flow, three small copies per park).
@@ -32,27 +42,48 @@ public final class SchedulerCore {
     static final int TRIM_THRESHOLD = 1024;
     private static final boolean TRIM = StackTrimmer.available();
 
+    private final String name;
     private final LinkedBlockingQueue<FlowState> ready = new LinkedBlockingQueue<>();
-    private final Thread[] workers;
+    private final Worker[] workers;
     private final ScheduledThreadPoolExecutor timer;
     private final SleepWheel sleeps;
     private final SuspendPolicy policy;
-    private volatile boolean closed;
+    private final boolean recordStacks;
+    /** Head of the doubly linked list of suspended flows (a sentinel); guarded by itself. */
+    private final FlowState parked;
+    /** No new flows are accepted. */
+    private volatile boolean closing;
+    /** Flows are failed at their suspension points; set under the {@link #parked} lock. */
+    volatile boolean stopping;
+    private final AtomicBoolean terminated = new AtomicBoolean();
+    private final CountDownLatch termination = new CountDownLatch(1);
 
     private final LongAdder started = new LongAdder();
     private final LongAdder completed = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder resumed = new LongAdder();
+    private final LongAdder workerErrors = new LongAdder();
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger suspended = new AtomicInteger();
+    private final AtomicInteger ids = new AtomicInteger();
 
-    /** Creates and starts a scheduler. */
-    public SchedulerCore(String name, int workerCount, SuspendPolicy policy, boolean daemon) {
+    /**
+     * Creates and starts a scheduler.
+     *
+     * @param recordStacks whether each suspension records its stack for {@link #dump()} (costs a
+     *     stack walk per suspension)
+     */
+    public SchedulerCore(String name, int workerCount, SuspendPolicy policy, boolean daemon, boolean recordStacks) {
+        this.name = name;
         this.policy = policy;
-        this.workers = new Thread[workerCount];
+        this.recordStacks = recordStacks;
+        this.parked = new FlowState(this, policy, "list", null);
+        parked.prev = parked;
+        parked.next = parked;
+        this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) {
-            Thread t = new Worker(name + "-worker-" + i);
+            Worker t = new Worker(name + "-worker-" + i);
             t.setDaemon(daemon);
             workers[i] = t;
         }
@@ -69,17 +100,20 @@ public final class SchedulerCore {
     }
 
     /**
-     * Starts a flow running {@code task}, a {@link Callable} or {@link Runnable}.
+     * Starts a flow running {@code task}, a {@link Callable} or {@link Runnable}, that completes
+     * {@code result} when it ends.
      *
-     * @return the flow's result
+     * @param flowName a name for {@link #dump()}, or {@code null} for a number
+     * @return the flow, for {@link FlowState#cancel()}
+     * @throws RejectedExecutionException if the scheduler is closed or closing
      */
-    public CompletableFuture<Object> submit(Object task) {
-        if (closed) {
-            throw new RejectedExecutionException("scheduler is closed");
-        }
-        FlowState f = new FlowState(this, policy);
+    public FlowState submit(Object task, String flowName, CompletableFuture<Object> result) {
+        int id = ids.incrementAndGet();
+        FlowState f = new FlowState(this, policy, flowName == null ? "#" + id : flowName, result);
         if (task instanceof FlowTask) {
-            f.continuation = Continuation.startSuspendedWith(((FlowTask) task).flow$root(f), true);
+            Runnable root = ((FlowTask) task).flow$root(f);
+            f.root = (Callable<?>) root;
+            f.continuation = Continuation.startSuspendedWith(root, true);
         } else if (task instanceof Callable) {
             f.plainTask = (Callable<?>) task;
             f.pinSite = Pins.notInstrumentedSite(task.getClass());
@@ -93,14 +127,21 @@ public final class SchedulerCore {
         } else {
             throw new IllegalArgumentException("task: " + task + " (expected: a Callable or a Runnable)");
         }
-        started.increment();
+        // Counted active before the closing check: close() waits for active flows, so a flow that
+        // passes the check is always run, and one that does not is rejected.
         active.incrementAndGet();
+        if (closing) {
+            flowEnded();
+            throw new RejectedExecutionException("flow scheduler '" + name + "' is closed");
+        }
+        started.increment();
+        f.since = System.nanoTime();
         ready.add(f);
-        return f.result;
+        return f;
     }
 
     /** Returns something that completes {@code nanos} from now, driven by this scheduler's timing wheel. */
-    public Awaitable sleep(long nanos) {
+    Awaitable sleep(long nanos) {
         return sleeps.sleep(nanos);
     }
 
@@ -112,6 +153,7 @@ public final class SchedulerCore {
     private final class Worker extends Thread {
         FlowState next;
         boolean registering;
+        volatile FlowState current;
 
         Worker(String name) {
             super(name);
@@ -127,102 +169,203 @@ public final class SchedulerCore {
                     try {
                         f = ready.take();
                     } catch (InterruptedException e) {
-                        if (closed) {
-                            return;
-                        }
                         continue;
                     }
                 }
                 if (f == POISON) {
                     return;
                 }
-                runOnce(f, this);
+                try {
+                    runOnce(f, this);
+                } catch (Throwable t) {
+                    // runOnce handles every failure of a flow itself; this is a bug in Flow. The
+                    // worker survives it and reports it.
+                    workerErrors.increment();
+                    LOG.error("flow scheduler '{}': worker {} survived an unexpected error while running {}",
+                            name, getName(), f, t);
+                }
             }
         }
     }
 
     private void runOnce(FlowState f, Worker worker) {
         running.incrementAndGet();
+        Thread.interrupted();
+        if (f.interrupted) {
+            f.interrupted = false;
+            worker.interrupt();
+        }
+        worker.current = f;
+        f.runner = worker;
         FlowState.setCurrent(f);
-        boolean finished;
+        boolean finished = true;
+        Object value = null;
+        Throwable failure = null;
         try {
-            if (f.plainTask != null) {
+            if (f.stop != 0 && !f.begun) {
+                failure = new CancellationException("flow cancelled");
+            } else if (f.plainTask != null) {
+                f.begun = true;
                 try {
-                    f.succeed(f.plainTask.call());
+                    value = f.plainTask.call();
                 } catch (Throwable t) {
-                    f.fail(t);
+                    failure = t;
                 }
-                finished = true;
             } else {
-                Continuation next;
+                f.begun = true;
+                Continuation next = null;
                 try {
                     next = f.continuation.resume();
                 } catch (Throwable t) {
-                    next = null;
-                    if (f.outcomeSet) {
-                        throw t;
-                    }
-                    f.fail(t);
+                    failure = t;
                 }
-                if (next == null) {
-                    if (!f.outcomeSet) {
-                        f.fail(new CancellationException("flow ended without a result"));
-                    }
-                    finished = true;
-                } else {
+                if (next != null) {
                     f.continuation = next;
                     finished = false;
+                } else if (failure == null) {
+                    try {
+                        value = f.root.call();
+                    } catch (Throwable t) {
+                        failure = t;
+                    }
                 }
             }
         } finally {
             FlowState.setCurrent(null);
+            worker.current = null;
+            if (f.plainTask != null) {
+                // Under the flow's lock, so that a cancel cannot interrupt the worker once it has
+                // moved on to another flow.
+                synchronized (f) {
+                    f.runner = null;
+                }
+            } else {
+                f.runner = null;
+            }
+            f.interrupted = Thread.interrupted();
         }
         if (finished) {
-            f.continuation = null;
-            active.decrementAndGet();
             running.decrementAndGet();
-            f.publishOutcome();
+            finish(f, value, failure);
         } else {
-            if (suspended.incrementAndGet() >= TRIM_THRESHOLD && TRIM) {
-                StackTrimmer.trim(f.continuation);
-            }
-            running.decrementAndGet();
-            worker.registering = true;
-            try {
-                if (f.timeoutNanos == 0 && !f.staleCallbacks) {
-                    f.armWake();
-                    Waits.whenDone(f.blocker, f);
-                } else {
-                    Wakeup w = new Wakeup(f);
-                    if (f.timeoutNanos > 0) {
-                        w.timeout = timer.schedule(w::expire, f.timeoutNanos, TimeUnit.NANOSECONDS);
-                    }
-                    Waits.whenDone(f.blocker, w);
-                }
-            } finally {
-                worker.registering = false;
-            }
+            park(f, worker);
         }
     }
 
-    void onFinished(FlowState f, Object value, Throwable failure) {
-        f.setOutcome(value, failure);
+    private void finish(FlowState f, Object value, Throwable failure) {
+        f.continuation = null;
+        f.root = null;
+        f.plainTask = null;
+        f.interrupted = false;
+        if (f.stop != 0) {
+            CancellationException c = new CancellationException("flow cancelled");
+            if (failure != null && !(failure instanceof CancellationException)) {
+                c.initCause(failure);
+            }
+            failure = c;
+        }
         if (failure == null) {
             completed.increment();
+            f.result.complete(value);
         } else {
             failed.increment();
+            f.result.completeExceptionally(failure);
+        }
+        flowEnded();
+    }
+
+    private void flowEnded() {
+        if (active.decrementAndGet() == 0 && closing) {
+            terminate();
         }
     }
 
-    void wake(FlowState f) {
-        suspended.decrementAndGet();
-        resumed.increment();
-        if (closed) {
-            active.decrementAndGet();
-            failed.increment();
-            f.result.completeExceptionally(new CancellationException("scheduler closed while the flow was suspended"));
+    /** Registers the wake-up of a flow that has just suspended; must not touch {@code f} once armed. */
+    private void park(FlowState f, Worker worker) {
+        Object w = f.blocker;
+        long timeout = f.timeoutNanos;
+        f.since = System.nanoTime();
+        if (suspended.incrementAndGet() >= TRIM_THRESHOLD && TRIM) {
+            StackTrimmer.trim(f.continuation);
+        }
+        running.decrementAndGet();
+        Wakeup wakeup = timeout == 0 && !f.staleCallbacks ? null : new Wakeup(f);
+        boolean stopNow;
+        synchronized (parked) {
+            stopNow = stopping;
+            if (!stopNow) {
+                link(f);
+            }
+        }
+        if (stopNow) {
+            // The scheduler is failing its flows: this one resumes at once and throws.
+            suspended.decrementAndGet();
+            f.staleCallbacks = true;
+            enqueue(f);
             return;
         }
+        if (wakeup == null) {
+            f.ticket = f;
+            f.armWake();
+        } else {
+            f.ticket = wakeup;
+        }
+        if (f.stop != 0) {
+            // Cancelled while suspending: the cancel may have found the wake-up not yet armed.
+            stop(f, true);
+            return;
+        }
+        worker.registering = true;
+        try {
+            if (wakeup == null) {
+                Waits.whenDone(w, f);
+            } else {
+                wakeup.register(w, timeout);
+            }
+        } catch (Throwable t) {
+            LOG.error("flow scheduler '{}': cannot register the wake-up of {} on {}", name, f, w, t);
+            Ticket ticket = wakeup == null ? f : wakeup;
+            if (ticket.claim()) {
+                ticket.release();
+                f.staleCallbacks = true;
+                resumeClaimed(f, true);
+            }
+        } finally {
+            worker.registering = false;
+        }
+    }
+
+    private void link(FlowState f) {
+        FlowState last = parked.prev;
+        f.prev = last;
+        f.next = parked;
+        last.next = f;
+        parked.prev = f;
+    }
+
+    private void unlink(FlowState f) {
+        synchronized (parked) {
+            if (f.prev != null) {
+                f.prev.next = f.next;
+                f.next.prev = f.prev;
+                f.prev = null;
+                f.next = null;
+            }
+        }
+    }
+
+    /** Resumes {@code f}, whose wake-up the caller has just claimed. */
+    void resumeClaimed(FlowState f, boolean countResumed) {
+        unlink(f);
+        f.since = System.nanoTime();
+        suspended.decrementAndGet();
+        if (countResumed) {
+            resumed.increment();
+        }
+        enqueue(f);
+    }
+
+    private void enqueue(FlowState f) {
         Thread t = Thread.currentThread();
         if (t instanceof Worker) {
             Worker w = (Worker) t;
@@ -234,17 +377,99 @@ public final class SchedulerCore {
         ready.add(f);
     }
 
-    /** Stops the workers after the flows already queued; suspended flows are failed when woken. */
-    public void close() {
-        if (closed) {
+    /**
+     * Resumes a suspended flow so that it throws at its suspension point (cancel or close), if its
+     * wake-up can still be claimed.
+     */
+    private void stop(FlowState f, boolean countResumed) {
+        Ticket t = f.ticket;
+        if (t == null || !t.claim()) {
             return;
         }
-        closed = true;
+        t.release();
+        Object w = f.blocker;
+        if (w instanceof SleepWheel.Sleep) {
+            ((SleepWheel.Sleep) w).cancel();
+        }
+        f.staleCallbacks = true;
+        resumeClaimed(f, countResumed);
+    }
+
+    /** Implements {@link FlowState#cancel()}. */
+    boolean cancel(FlowState f) {
+        if (f.result.isDone()) {
+            return false;
+        }
+        synchronized (f) {
+            if (f.stop != 0) {
+                return false;
+            }
+            f.stop = FlowState.CANCELLED;
+            Thread r = f.runner;
+            if (r != null && f.plainTask != null) {
+                r.interrupt();
+            }
+        }
+        stop(f, true);
+        return true;
+    }
+
+    /**
+     * Stops accepting flows; waits up to {@code graceNanos} for the active flows to end on their own;
+     * then fails every remaining flow at its suspension point (and at any later one) with a {@link
+     * CancellationException} naming the scheduler, and waits for the workers to run those flows to
+     * their end and stop. Called on one of its own workers, it does not wait.
+     */
+    public void close(long graceNanos) {
+        closing = true;
+        if (active.get() == 0) {
+            terminate();
+        }
+        boolean onWorker = isWorker(Thread.currentThread());
+        try {
+            if (!onWorker && graceNanos > 0) {
+                termination.await(graceNanos, TimeUnit.NANOSECONDS);
+            }
+            stopAll();
+            if (!onWorker) {
+                termination.await();
+                for (Worker w : workers) {
+                    w.join();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopAll();
+        }
+    }
+
+    private void stopAll() {
+        List<FlowState> all = new ArrayList<>();
+        synchronized (parked) {
+            stopping = true;
+            for (FlowState f = parked.next; f != parked; f = f.next) {
+                all.add(f);
+            }
+        }
+        for (FlowState f : all) {
+            stop(f, false);
+        }
+    }
+
+    private void terminate() {
+        if (!terminated.compareAndSet(false, true)) {
+            return;
+        }
         for (int i = 0; i < workers.length; i++) {
             ready.add(POISON);
         }
         timer.shutdownNow();
         sleeps.close();
+        termination.countDown();
+    }
+
+    String closedMessage() {
+        return "flow scheduler '" + name + "' closed";
     }
 
     /** Waits up to {@code millis} for the workers to stop; returns whether they did. */
@@ -282,29 +507,122 @@ public final class SchedulerCore {
         return false;
     }
 
-    /** Counters, in the order started, completed, failed, resumed, active, running, suspended, queued. */
+    /**
+     * Counters, in the order started, completed, failed, resumed, active, running, suspended, queued,
+     * workers alive, worker errors.
+     */
     public long[] counters() {
+        int alive = 0;
+        for (Thread w : workers) {
+            if (w.isAlive()) {
+                alive++;
+            }
+        }
         return new long[] {started.sum(), completed.sum(), failed.sum(), resumed.sum(),
-            active.get(), running.get(), suspended.get(), ready.size()};
+            active.get(), running.get(), suspended.get(), ready.size(), alive, workerErrors.sum()};
     }
 
-    private final class Wakeup extends AtomicBoolean implements Runnable, java.util.function.BiConsumer<Object, Throwable> {
-        private static final long serialVersionUID = 1L;
-        final transient FlowState flow;
-        transient volatile ScheduledFuture<?> timeout;
+    /** A readable dump of every flow: running, suspended and queued; see {@code FlowScheduler.dump()}. */
+    public String dump() {
+        return FlowDumper.dump(this);
+    }
+
+    String name() {
+        return name;
+    }
+
+    boolean recordsStacks() {
+        return recordStacks;
+    }
+
+    List<Object[]> runningFlows() {
+        List<Object[]> out = new ArrayList<>();
+        for (Worker w : workers) {
+            FlowState f = w.current;
+            if (f != null) {
+                out.add(new Object[] {f, w, w.getStackTrace()});
+            }
+        }
+        return out;
+    }
+
+    List<FlowState> suspendedFlows() {
+        List<FlowState> out = new ArrayList<>();
+        synchronized (parked) {
+            for (FlowState f = parked.next; f != parked; f = f.next) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    List<FlowState> queuedFlows() {
+        List<FlowState> out = new ArrayList<>();
+        for (FlowState f : ready) {
+            if (f != POISON) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The wake-up of a timed suspension, or of any suspension after a flow was woken by something
+     * other than its own callback (whose old callbacks may still fire): one object per suspension.
+     */
+    private final class Wakeup extends Ticket implements Runnable, BiConsumer<Object, Throwable> {
+        private final FlowState flow;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        private volatile ScheduledFuture<?> timeout;
+        private volatile Object registration;
 
         Wakeup(FlowState flow) {
             this.flow = flow;
         }
 
+        void register(Object w, long timeoutNanos) {
+            if (timeoutNanos > 0) {
+                registration = Waits.whenDoneWithdrawable(w, this);
+                if (!live()) {
+                    release();
+                    return;
+                }
+                timeout = timer.schedule(this::expire, timeoutNanos, TimeUnit.NANOSECONDS);
+                if (!live()) {
+                    release();
+                }
+            } else {
+                Waits.whenDone(w, this);
+            }
+        }
+
+        @Override
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+
+        @Override
+        boolean live() {
+            return !claimed.get();
+        }
+
+        @Override
+        void release() {
+            ScheduledFuture<?> t = timeout;
+            if (t != null) {
+                t.cancel(false);
+            }
+            Object r = registration;
+            if (r != null) {
+                Waits.withdraw(r, this);
+            }
+        }
+
         @Override
         public void run() {
-            if (compareAndSet(false, true)) {
-                ScheduledFuture<?> t = timeout;
-                if (t != null) {
-                    t.cancel(false);
-                }
-                wake(flow);
+            if (claim()) {
+                release();
+                resumeClaimed(flow, true);
             }
         }
 
@@ -314,10 +632,11 @@ public final class SchedulerCore {
         }
 
         void expire() {
-            if (compareAndSet(false, true)) {
+            if (claim()) {
+                release();
                 flow.timedOut = true;
                 flow.staleCallbacks = true;
-                wake(flow);
+                resumeClaimed(flow, true);
             }
         }
     }

@@ -164,6 +164,14 @@ final class SleepWheel implements Runnable {
             }
         }
 
+        /** Drops the wake-up actions of a sleep nobody waits for any more; the node leaves the wheel at its tick. */
+        void cancel() {
+            synchronized (this) {
+                fired = true;
+                action = null;
+            }
+        }
+
         void fire() {
             Runnable a;
             synchronized (this) {

@@ -81,36 +81,73 @@ public final class Waits {
      * @return whether {@code w} is done
      */
     public static boolean block(Object w, long timeoutNanos) {
+        try {
+            return blockInterruptibly(w, timeoutNanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return isDone(w);
+        }
+    }
+
+    /**
+     * Blocks the calling thread until {@code w} completes or {@code timeoutNanos} pass ({@code 0}
+     * waits forever).
+     *
+     * @return whether {@code w} is done
+     * @throws InterruptedException if the thread is interrupted before or while it waits (the
+     *     interrupt status is cleared)
+     */
+    public static boolean blockInterruptibly(Object w, long timeoutNanos) throws InterruptedException {
         if (isDone(w)) {
             return true;
         }
-        try {
-            if (w instanceof Future) {
-                Future<?> f = (Future<?>) w;
-                try {
-                    if (timeoutNanos > 0) {
-                        f.get(timeoutNanos, TimeUnit.NANOSECONDS);
-                    } else {
-                        f.get();
-                    }
-                } catch (java.util.concurrent.ExecutionException
-                         | java.util.concurrent.CancellationException
-                         | java.util.concurrent.TimeoutException e) {
-                    // the caller reads the outcome from the future itself
+        if (w instanceof Future) {
+            Future<?> f = (Future<?>) w;
+            try {
+                if (timeoutNanos > 0) {
+                    f.get(timeoutNanos, TimeUnit.NANOSECONDS);
+                } else {
+                    f.get();
                 }
-                return f.isDone();
+            } catch (java.util.concurrent.ExecutionException
+                     | java.util.concurrent.CancellationException
+                     | java.util.concurrent.TimeoutException e) {
+                // the caller reads the outcome from the future itself
             }
-            CountDownLatch latch = new CountDownLatch(1);
-            whenDone(w, latch::countDown);
-            if (timeoutNanos > 0) {
-                latch.await(timeoutNanos, TimeUnit.NANOSECONDS);
-            } else {
-                latch.await();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return f.isDone();
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        CountDownLatch latch = new CountDownLatch(1);
+        whenDone(w, latch::countDown);
+        if (timeoutNanos > 0) {
+            latch.await(timeoutNanos, TimeUnit.NANOSECONDS);
+        } else {
+            latch.await();
         }
         return isDone(w);
+    }
+
+    /**
+     * Runs {@code action} once when {@code w} completes, registered so that it can be withdrawn with
+     * {@link #withdraw} (for timed waits).
+     *
+     * @return what to pass to {@link #withdraw}, or {@code null} if nothing can be withdrawn
+     */
+    static Object whenDoneWithdrawable(Object w, Runnable action) {
+        if (w instanceof CompletableFuture) {
+            return CompletionHub.register((CompletableFuture<?>) w, action);
+        }
+        whenDone(w, action);
+        return null;
+    }
+
+    /** Withdraws {@code action} registered with {@link #whenDoneWithdrawable}. */
+    static void withdraw(Object registration, Runnable action) {
+        if (registration instanceof CompletionHub) {
+            ((CompletionHub) registration).remove(action);
+        }
     }
 
     /**

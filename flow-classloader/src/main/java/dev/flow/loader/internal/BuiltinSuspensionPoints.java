@@ -38,7 +38,8 @@ public final class BuiltinSuspensionPoints {
                 AWAITS, "flush", "(Ldev/flow/Transport;)V"));
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
                 AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
-        p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
+        p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get", "()Ljava/lang/Object;",
+                AWAITS, "get", "(Ljava/util/concurrent/Future;)Ljava/lang/Object;"));
         p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get",
                 "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
                 AWAITS, "futureGet", "(Ljava/util/concurrent/Future;JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;"));
