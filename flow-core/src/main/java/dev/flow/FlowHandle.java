@@ -61,6 +61,8 @@ public final class FlowHandle<T> {
      * Waits for the flow and returns its result.
      *
      * @throws java.util.concurrent.CompletionException wrapping the flow's failure
+     * @throws java.util.concurrent.CancellationException if the flow was cancelled or failed by its
+     *     scheduler closing
      */
     public T join() {
         return result.join();
@@ -71,6 +73,8 @@ public final class FlowHandle<T> {
      *
      * @throws ExecutionException wrapping the flow's failure
      * @throws TimeoutException if the flow is still running after {@code timeout}
+     * @throws java.util.concurrent.CancellationException if the flow was cancelled or failed by its
+     *     scheduler closing
      */
     public T get(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
         Objects.requireNonNull(timeout, "timeout");
