@@ -53,6 +53,8 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     boolean timedOut;
     /** Set once the flow was woken by something other than its own callback: old callbacks may still fire. */
     boolean staleCallbacks;
+    /** Thrown at the suspension point when the flow resumes: its wake-up could not be registered. */
+    Throwable resumeFailure;
     /** Whether the flow has started running; worker-owned. */
     boolean begun;
     /** The flow's interrupt status while it is not on a worker. */
@@ -190,11 +192,17 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      *
      * @return {@code false} if the wait timed out
      * @throws CancellationException (or the exception of the suspension's mode) if the flow was
-     *     cancelled or its scheduler closed while it was suspended
+     *     cancelled or its scheduler closed while it was suspended; whatever registering its wake-up
+     *     threw (e.g. a broken {@code Awaitable.whenDone}), unchanged
      */
     public boolean afterResume() {
         blocker = null;
         throwIfStopped(mode);
+        Throwable t = resumeFailure;
+        if (t != null) {
+            resumeFailure = null;
+            throw Sneaky.<RuntimeException>raise(t);
+        }
         return !timedOut;
     }
 
@@ -266,6 +274,10 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         }
         l[i] = value == null ? null : key;
         l[i + 1] = value;
+    }
+
+    void clearLocals() {
+        locals = null;
     }
 
     @Override

@@ -257,6 +257,9 @@ public final class SchedulerCore {
         f.root = null;
         f.plainTask = null;
         f.interrupted = false;
+        f.blocker = null;
+        f.site = null;
+        f.clearLocals();
         if (f.stop != 0) {
             CancellationException c = new CancellationException("flow cancelled");
             if (failure != null && !(failure instanceof CancellationException)) {
@@ -323,11 +326,12 @@ public final class SchedulerCore {
                 wakeup.register(w, timeout);
             }
         } catch (Throwable t) {
-            LOG.error("flow scheduler '{}': cannot register the wake-up of {} on {}", name, f, w, t);
+            // The flow gets the failure at its suspension point, unless something else woke it.
             Ticket ticket = wakeup == null ? f : wakeup;
             if (ticket.claim()) {
                 ticket.release();
                 f.staleCallbacks = true;
+                f.resumeFailure = t;
                 resumeClaimed(f, true);
             }
         } finally {
