@@ -86,6 +86,35 @@ public final class Awaits {
         park(w, 0);
     }
 
+    /**
+     * Waits for the receiver of a parameterless interruptible blocking method (e.g. MINA's {@code
+     * IoFuture.await()}): with the interrupt status set it returns at once, so that the original call
+     * throws as on a plain thread.
+     */
+    public static void readyInterruptibly(Object w) {
+        if (!Waits.isDone(w) && !Thread.currentThread().isInterrupted()) {
+            suspend(w, 0, FlowState.INTERRUPTIBLE);
+        }
+    }
+
+    /**
+     * Replaces interruptible {@code await(long millis)}-style calls: waits up to {@code millis}; a
+     * timeout of 0 or less only reports whether {@code w} is done.
+     *
+     * @throws InterruptedException if the interrupt status is set, or the flow is cancelled
+     */
+    public static boolean readyMillisInterruptibly(Object w, long millis) throws InterruptedException {
+        return readyTimeoutInterruptibly(w, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Replaces interruptible {@code await(long, TimeUnit)}-style calls; see {@link #readyMillisInterruptibly}. */
+    public static boolean readyTimeoutInterruptibly(Object w, long timeout, TimeUnit unit) throws InterruptedException {
+        if (unit.toNanos(timeout) <= 0) {
+            return Waits.isDone(w);
+        }
+        return parkInterruptibly(w, timeoutNanos(timeout, unit));
+    }
+
     /** Replaces {@code IoFuture.await(long)}-style calls: waits up to {@code millis}. */
     public static boolean readyMillis(Object w, long millis) {
         return park(w, timeoutNanos(millis, TimeUnit.MILLISECONDS));

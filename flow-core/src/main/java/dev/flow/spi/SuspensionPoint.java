@@ -21,6 +21,12 @@ public final class SuspensionPoint {
          */
         AWAIT_RECEIVER,
         /**
+         * Like {@link #AWAIT_RECEIVER}, for a method that throws {@link InterruptedException} (e.g.
+         * {@code IoFuture.await()}): with the flow's interrupt status set, the flow does not suspend
+         * and the original call runs at once (and throws as on a plain thread).
+         */
+        AWAIT_RECEIVER_INTERRUPTIBLY,
+        /**
          * The call is replaced by a static call to {@link #replacementOwner()}.{@link
          * #replacementName()}, taking the receiver (for instance methods) followed by the
          * original arguments. The replacement must be suspendable: Flow's own, or in a package the
@@ -56,10 +62,23 @@ public final class SuspensionPoint {
      * @param descriptor method descriptor, e.g. {@code ()Ljava/lang/Object;}
      */
     public static SuspensionPoint awaitReceiver(String owner, String name, String descriptor) {
+        checkNoParameters(descriptor);
+        return new SuspensionPoint(owner, name, descriptor, Kind.AWAIT_RECEIVER, null, null, null);
+    }
+
+    private static void checkNoParameters(String descriptor) {
         if (!descriptor.startsWith("()")) {
             throw new IllegalArgumentException("descriptor: " + descriptor + " (expected: no parameters for AWAIT_RECEIVER)");
         }
-        return new SuspensionPoint(owner, name, descriptor, Kind.AWAIT_RECEIVER, null, null, null);
+    }
+
+    /**
+     * An interruptible parameterless method of a future-like type (see {@link
+     * Kind#AWAIT_RECEIVER_INTERRUPTIBLY}): await the receiver, then call the original.
+     */
+    public static SuspensionPoint awaitReceiverInterruptibly(String owner, String name, String descriptor) {
+        checkNoParameters(descriptor);
+        return new SuspensionPoint(owner, name, descriptor, Kind.AWAIT_RECEIVER_INTERRUPTIBLY, null, null, null);
     }
 
     /**
@@ -114,6 +133,7 @@ public final class SuspensionPoint {
     @Override
     public String toString() {
         return owner + "." + name + descriptor + (kind == Kind.STATIC
-                ? " -> " + replacementOwner + "." + replacementName + replacementDescriptor : " -> await receiver");
+                ? " -> " + replacementOwner + "." + replacementName + replacementDescriptor
+                : kind == Kind.AWAIT_RECEIVER ? " -> await receiver" : " -> await receiver interruptibly");
     }
 }

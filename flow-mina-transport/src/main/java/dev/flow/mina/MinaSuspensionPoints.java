@@ -9,6 +9,8 @@ import java.util.List;
  * ContinuationClassLoader}, {@code future.await()}, {@code awaitUninterruptibly()} and the deprecated
  * {@code join()} suspend the flow until the future completes, and the timed forms become {@code
  * dev.flow.internal.Awaits.readyMillis} / {@code readyTimeout}, which suspend for at most the timeout.
+ * The {@code await} forms are interruptible as in MINA: with the flow's interrupt status set they
+ * throw {@link InterruptedException}.
  * Subtypes such as {@code ConnectFuture.awaitUninterruptibly()} match too.
  *
  * <p>Registered as a {@link java.util.ServiceLoader} service of {@link SuspensionPointProvider}; not
@@ -22,15 +24,15 @@ public final class MinaSuspensionPoints implements SuspensionPointProvider {
     private static final String READY_TIMEOUT = "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z";
 
     private static final List<SuspensionPoint> POINTS = List.of(
-            SuspensionPoint.awaitReceiver(IO_FUTURE, "await", "()L" + IO_FUTURE + ";"),
+            SuspensionPoint.awaitReceiverInterruptibly(IO_FUTURE, "await", "()L" + IO_FUTURE + ";"),
             SuspensionPoint.awaitReceiver(IO_FUTURE, "awaitUninterruptibly", "()L" + IO_FUTURE + ";"),
             SuspensionPoint.awaitReceiver(IO_FUTURE, "join", "()V"),
-            SuspensionPoint.replaceWithStatic(IO_FUTURE, "await", "(J)Z", AWAITS, "readyMillis", READY_MILLIS),
+            SuspensionPoint.replaceWithStatic(IO_FUTURE, "await", "(J)Z", AWAITS, "readyMillisInterruptibly", READY_MILLIS),
             SuspensionPoint.replaceWithStatic(IO_FUTURE, "awaitUninterruptibly", "(J)Z",
                     AWAITS, "readyMillis", READY_MILLIS),
             SuspensionPoint.replaceWithStatic(IO_FUTURE, "join", "(J)Z", AWAITS, "readyMillis", READY_MILLIS),
             SuspensionPoint.replaceWithStatic(IO_FUTURE, "await", "(JLjava/util/concurrent/TimeUnit;)Z",
-                    AWAITS, "readyTimeout", READY_TIMEOUT),
+                    AWAITS, "readyTimeoutInterruptibly", READY_TIMEOUT),
             SuspensionPoint.replaceWithStatic(IO_FUTURE, "awaitUninterruptibly", "(JLjava/util/concurrent/TimeUnit;)Z",
                     AWAITS, "readyTimeout", READY_TIMEOUT));
 

@@ -63,14 +63,14 @@ class MinaServicesTest {
         String f = "org/apache/mina/core/future/IoFuture";
         String awaits = "dev/flow/internal/Awaits";
         assertEquals(Set.of(
-                f + ".await()L" + f + "; -> await receiver",
+                f + ".await()L" + f + "; -> await receiver interruptibly",
                 f + ".awaitUninterruptibly()L" + f + "; -> await receiver",
                 f + ".join()V -> await receiver",
-                f + ".await(J)Z -> " + awaits + ".readyMillis(Ljava/lang/Object;J)Z",
+                f + ".await(J)Z -> " + awaits + ".readyMillisInterruptibly(Ljava/lang/Object;J)Z",
                 f + ".awaitUninterruptibly(J)Z -> " + awaits + ".readyMillis(Ljava/lang/Object;J)Z",
                 f + ".join(J)Z -> " + awaits + ".readyMillis(Ljava/lang/Object;J)Z",
                 f + ".await(JLjava/util/concurrent/TimeUnit;)Z -> " + awaits
-                        + ".readyTimeout(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z",
+                        + ".readyTimeoutInterruptibly(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z",
                 f + ".awaitUninterruptibly(JLjava/util/concurrent/TimeUnit;)Z -> " + awaits
                         + ".readyTimeout(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z"), described);
     }

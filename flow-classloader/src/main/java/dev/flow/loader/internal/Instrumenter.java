@@ -490,10 +490,11 @@ public final class Instrumenter {
     /** Rewrites a suspension point; returns the first and last instruction of the new call. */
     private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
         InsnList insns = mn.instructions;
-        if (p.kind() == SuspensionPoint.Kind.AWAIT_RECEIVER) {
+        if (p.kind() != SuspensionPoint.Kind.STATIC) {
+            String form = p.kind() == SuspensionPoint.Kind.AWAIT_RECEIVER ? "ready" : "readyInterruptibly";
             InsnNode dup = new InsnNode(Opcodes.DUP);
             insns.insertBefore(c, dup);
-            insns.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, Names.AWAITS, "ready", "(Ljava/lang/Object;)V", false));
+            insns.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, Names.AWAITS, form, "(Ljava/lang/Object;)V", false));
             return new AbstractInsnNode[] {dup, c};
         }
         MethodInsnNode repl = new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(), p.replacementName(),
