@@ -42,7 +42,7 @@ public final class Awaits {
             return true;
         }
         int r = suspend(w, timeoutNanos, FlowState.UNINTERRUPTIBLE);
-        return r < 0 ? Waits.block(w, timeoutNanos) : r == 1;
+        return r < 0 ? Waits.blockUninterruptibly(w, timeoutNanos) : r == 1;
     }
 
     /**
@@ -81,9 +81,16 @@ public final class Awaits {
         return f.afterResume() ? 1 : 0;
     }
 
-    /** Waits for the receiver of a parameterless blocking method (e.g. {@code CompletableFuture.join()}). */
+    /**
+     * Waits for the receiver of a parameterless uninterruptible blocking method (e.g. {@code
+     * CompletableFuture.join()}); the interrupt status is kept.
+     */
     public static void ready(Object w) {
-        park(w, 0);
+        if (!Waits.isDone(w)) {
+            // When the flow cannot suspend, the original call that follows blocks, with its own
+            // interrupt semantics.
+            suspend(w, 0, FlowState.UNINTERRUPTIBLE);
+        }
     }
 
     /**

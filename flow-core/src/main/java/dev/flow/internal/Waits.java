@@ -91,6 +91,35 @@ public final class Waits {
 
     /**
      * Blocks the calling thread until {@code w} completes or {@code timeoutNanos} pass ({@code 0}
+     * waits forever), like an uninterruptible wait: an interrupt does not end it and is set again on
+     * the thread afterwards.
+     *
+     * @return whether {@code w} is done
+     */
+    public static boolean blockUninterruptibly(Object w, long timeoutNanos) {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + timeoutNanos;
+        try {
+            for (;;) {
+                long left = timeoutNanos == 0 ? 0 : deadline - System.nanoTime();
+                if (timeoutNanos != 0 && left <= 0) {
+                    return isDone(w);
+                }
+                try {
+                    return blockInterruptibly(w, left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Blocks the calling thread until {@code w} completes or {@code timeoutNanos} pass ({@code 0}
      * waits forever).
      *
      * @return whether {@code w} is done
