@@ -37,7 +37,9 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     final SchedulerCore scheduler;
     final CompletableFuture<Object> result;
     final SuspendPolicy policy;
+    /** The name given at submission, or {@code null}: then {@code #id}. */
     final String name;
+    final int id;
 
     Continuation continuation;
     /** The instrumented root of the continuation: its {@code call()} returns or throws the flow's outcome. */
@@ -76,9 +78,10 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     FlowState next;
     private Object[] locals;
 
-    FlowState(SchedulerCore scheduler, SuspendPolicy policy, String name, CompletableFuture<Object> result) {
+    FlowState(SchedulerCore scheduler, SuspendPolicy policy, int id, String name, CompletableFuture<Object> result) {
         this.scheduler = scheduler;
         this.policy = policy;
+        this.id = id;
         this.name = name;
         this.result = result;
     }
@@ -282,6 +285,6 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     @Override
     public String toString() {
-        return "flow " + name;
+        return name != null ? "flow " + name : "flow #" + id;
     }
 }

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class SchedulerCore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerCore.class);
-    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never(), "poison", null);
+    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never(), 0, "poison", null);
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
      * are trimmed to their content (about 150 bytes saved per flow, three small copies per park).
@@ -78,7 +78,7 @@ public final class SchedulerCore {
         this.name = name;
         this.policy = policy;
         this.recordStacks = recordStacks;
-        this.parked = new FlowState(this, policy, "list", null);
+        this.parked = new FlowState(this, policy, 0, "list", null);
         parked.prev = parked;
         parked.next = parked;
         this.workers = new Worker[workerCount];
@@ -108,8 +108,7 @@ public final class SchedulerCore {
      * @throws RejectedExecutionException if the scheduler is closed or closing
      */
     public FlowState submit(Object task, String flowName, CompletableFuture<Object> result) {
-        int id = ids.incrementAndGet();
-        FlowState f = new FlowState(this, policy, flowName == null ? "#" + id : flowName, result);
+        FlowState f = new FlowState(this, policy, ids.incrementAndGet(), flowName, result);
         if (task instanceof FlowTask) {
             Runnable root = ((FlowTask) task).flow$root(f);
             f.root = (Callable<?>) root;
