@@ -51,7 +51,7 @@ final class FlowDumper {
     }
 
     static String dump(SchedulerCore s) {
-        long now = System.nanoTime();
+        int now = s.clock();
         long[] c = s.counters();
         StringBuilder b = new StringBuilder(256);
         b.append("flow scheduler '").append(s.name()).append("': active=").append(c[4])
@@ -105,8 +105,8 @@ final class FlowDumper {
         }
     }
 
-    private static long millis(long now, long since) {
-        return TimeUnit.NANOSECONDS.toMillis(now - since);
+    private static int millis(int now, int since) {
+        return now - since;
     }
 
     private static String describe(Object w) {

@@ -28,7 +28,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** Suspension mode of transport I/O: a cancelled flow gets an {@link InterruptedIOException}. */
     public static final int IO = 2;
 
-    static final int CANCELLED = 1;
+    static final byte CANCELLED = 1;
 
     private static final ThreadLocal<FlowState> CURRENT = new ThreadLocal<>();
     private static final AtomicIntegerFieldUpdater<FlowState> WAKE =
@@ -37,26 +37,27 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     final SchedulerCore scheduler;
     final CompletableFuture<Object> result;
     final SuspendPolicy policy;
-    /** The name given at submission, or {@code null}: then {@code #id}. */
+    /** The name given at submission, or {@code null}. */
     final String name;
-    final int id;
 
+    /** The continuation; {@code null} for a task that was not instrumented (and once the flow ended). */
     Continuation continuation;
-    /** The instrumented root of the continuation: its {@code call()} returns or throws the flow's outcome. */
-    Callable<?> root;
-    Callable<?> plainTask;
+    /**
+     * A task that was not instrumented, or the instrumented root of the continuation, whose {@code
+     * call()} returns or throws the flow's outcome once the continuation ended.
+     */
+    Callable<?> task;
 
     /** Current pin site, or {@link Pins#NOT_PINNED}. */
     int pinSite = Pins.NOT_PINNED;
 
+    /** What the flow waits for; a {@link Failed} once registering its wake-up failed. */
     Object blocker;
     long timeoutNanos;
-    int mode;
+    byte mode;
     boolean timedOut;
     /** Set once the flow was woken by something other than its own callback: old callbacks may still fire. */
     boolean staleCallbacks;
-    /** Thrown at the suspension point when the flow resumes: its wake-up could not be registered. */
-    Throwable resumeFailure;
     /** Whether the flow has started running; worker-owned. */
     boolean begun;
     /** The flow's interrupt status while it is not on a worker. */
@@ -66,11 +67,9 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** The wake-up of the current suspension: this flow itself or a {@link Wakeup}. */
     volatile Ticket ticket;
     /** {@link #CANCELLED} once {@link #cancel()} was called. */
-    volatile int stop;
-    /** The worker running this flow, or {@code null}. */
-    volatile Thread runner;
-    /** {@code System.nanoTime()} at the last suspension (or submission while queued). */
-    volatile long since;
+    volatile byte stop;
+    /** The scheduler's clock ({@link SchedulerCore#clock()}) at the last suspension, resumption or submission. */
+    volatile int since;
     /** Where the flow last suspended, when the scheduler records stacks. */
     volatile StackTraceElement[] site;
     /** Neighbours in the scheduler's list of suspended flows; guarded by that list. */
@@ -78,10 +77,9 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     FlowState next;
     private Object[] locals;
 
-    FlowState(SchedulerCore scheduler, SuspendPolicy policy, int id, String name, CompletableFuture<Object> result) {
+    FlowState(SchedulerCore scheduler, SuspendPolicy policy, String name, CompletableFuture<Object> result) {
         this.scheduler = scheduler;
         this.policy = policy;
-        this.id = id;
         this.name = name;
         this.result = result;
     }
@@ -166,7 +164,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         }
         this.blocker = w;
         this.timeoutNanos = timeoutNanos;
-        this.mode = mode;
+        this.mode = (byte) mode;
         this.timedOut = false;
         if (scheduler.recordsStacks()) {
             site = FlowDumper.userFrames();
@@ -199,12 +197,11 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      *     threw (e.g. a broken {@code Awaitable.whenDone}), unchanged
      */
     public boolean afterResume() {
+        Object b = blocker;
         blocker = null;
         throwIfStopped(mode);
-        Throwable t = resumeFailure;
-        if (t != null) {
-            resumeFailure = null;
-            throw Sneaky.<RuntimeException>raise(t);
+        if (b instanceof Failed) {
+            throw Sneaky.<RuntimeException>raise(((Failed) b).cause);
         }
         return !timedOut;
     }
@@ -279,12 +276,26 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         l[i + 1] = value;
     }
 
+    /** Stands in the blocker of a flow whose wake-up could not be registered: it throws {@link #cause} on resuming. */
+    static final class Failed {
+        final Throwable cause;
+
+        Failed(Throwable cause) {
+            this.cause = cause;
+        }
+
+        @Override
+        public String toString() {
+            return "(failed to register the wake-up: " + cause + ")";
+        }
+    }
+
     void clearLocals() {
         locals = null;
     }
 
     @Override
     public String toString() {
-        return name != null ? "flow " + name : "flow #" + id;
+        return name != null ? "flow " + name : "flow@" + Integer.toHexString(System.identityHashCode(this));
     }
 }

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class SchedulerCore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerCore.class);
-    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never(), 0, "poison", null);
+    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never(), "poison", null);
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
      * are trimmed to their content (about 150 bytes saved per flow, three small copies per park).
@@ -66,7 +66,7 @@ public final class SchedulerCore {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger suspended = new AtomicInteger();
-    private final AtomicInteger ids = new AtomicInteger();
+    private final long epoch = System.nanoTime();
 
     /**
      * Creates and starts a scheduler.
@@ -78,7 +78,7 @@ public final class SchedulerCore {
         this.name = name;
         this.policy = policy;
         this.recordStacks = recordStacks;
-        this.parked = new FlowState(this, policy, 0, "list", null);
+        this.parked = new FlowState(this, policy, "list", null);
         parked.prev = parked;
         parked.next = parked;
         this.workers = new Worker[workerCount];
@@ -108,17 +108,17 @@ public final class SchedulerCore {
      * @throws RejectedExecutionException if the scheduler is closed or closing
      */
     public FlowState submit(Object task, String flowName, CompletableFuture<Object> result) {
-        FlowState f = new FlowState(this, policy, ids.incrementAndGet(), flowName, result);
+        FlowState f = new FlowState(this, policy, flowName, result);
         if (task instanceof FlowTask) {
             Runnable root = ((FlowTask) task).flow$root(f);
-            f.root = (Callable<?>) root;
+            f.task = (Callable<?>) root;
             f.continuation = Continuation.startSuspendedWith(root, true);
         } else if (task instanceof Callable) {
-            f.plainTask = (Callable<?>) task;
+            f.task = (Callable<?>) task;
             f.pinSite = Pins.notInstrumentedSite(task.getClass());
         } else if (task instanceof Runnable) {
             Runnable r = (Runnable) task;
-            f.plainTask = () -> {
+            f.task = () -> {
                 r.run();
                 return null;
             };
@@ -134,7 +134,7 @@ public final class SchedulerCore {
             throw new RejectedExecutionException("flow scheduler '" + name + "' is closed");
         }
         started.increment();
-        f.since = System.nanoTime();
+        f.since = clock();
         ready.add(f);
         return f;
     }
@@ -195,7 +195,6 @@ public final class SchedulerCore {
             worker.interrupt();
         }
         worker.current = f;
-        f.runner = worker;
         FlowState.setCurrent(f);
         boolean finished = true;
         Object value = null;
@@ -203,10 +202,10 @@ public final class SchedulerCore {
         try {
             if (f.stop != 0 && !f.begun) {
                 failure = new CancellationException("flow cancelled");
-            } else if (f.plainTask != null) {
+            } else if (f.continuation == null) {
                 f.begun = true;
                 try {
-                    value = f.plainTask.call();
+                    value = f.task.call();
                 } catch (Throwable t) {
                     failure = t;
                 }
@@ -223,7 +222,7 @@ public final class SchedulerCore {
                     finished = false;
                 } else if (failure == null) {
                     try {
-                        value = f.root.call();
+                        value = f.task.call();
                     } catch (Throwable t) {
                         failure = t;
                     }
@@ -231,15 +230,14 @@ public final class SchedulerCore {
             }
         } finally {
             FlowState.setCurrent(null);
-            worker.current = null;
-            if (f.plainTask != null) {
+            if (f.continuation == null) {
                 // Under the flow's lock, so that a cancel cannot interrupt the worker once it has
                 // moved on to another flow.
                 synchronized (f) {
-                    f.runner = null;
+                    worker.current = null;
                 }
             } else {
-                f.runner = null;
+                worker.current = null;
             }
             f.interrupted = Thread.interrupted();
         }
@@ -253,8 +251,7 @@ public final class SchedulerCore {
 
     private void finish(FlowState f, Object value, Throwable failure) {
         f.continuation = null;
-        f.root = null;
-        f.plainTask = null;
+        f.task = null;
         f.interrupted = false;
         f.blocker = null;
         f.site = null;
@@ -286,7 +283,7 @@ public final class SchedulerCore {
     private void park(FlowState f, Worker worker) {
         Object w = f.blocker;
         long timeout = f.timeoutNanos;
-        f.since = System.nanoTime();
+        f.since = clock();
         if (suspended.incrementAndGet() >= TRIM_THRESHOLD && TRIM) {
             StackTrimmer.trim(f.continuation);
         }
@@ -330,7 +327,7 @@ public final class SchedulerCore {
             if (ticket.claim()) {
                 ticket.release();
                 f.staleCallbacks = true;
-                f.resumeFailure = t;
+                f.blocker = new FlowState.Failed(t);
                 resumeClaimed(f, true);
             }
         } finally {
@@ -360,7 +357,7 @@ public final class SchedulerCore {
     /** Resumes {@code f}, whose wake-up the caller has just claimed. */
     void resumeClaimed(FlowState f, boolean countResumed) {
         unlink(f);
-        f.since = System.nanoTime();
+        f.since = clock();
         suspended.decrementAndGet();
         if (countResumed) {
             resumed.increment();
@@ -408,9 +405,12 @@ public final class SchedulerCore {
                 return false;
             }
             f.stop = FlowState.CANCELLED;
-            Thread r = f.runner;
-            if (r != null && f.plainTask != null) {
-                r.interrupt();
+            if (f.continuation == null) {
+                for (Worker w : workers) {
+                    if (w.current == f) {
+                        w.interrupt();
+                    }
+                }
             }
         }
         stop(f, true);
@@ -469,6 +469,11 @@ public final class SchedulerCore {
         timer.shutdownNow();
         sleeps.close();
         termination.countDown();
+    }
+
+    /** Milliseconds since the scheduler started, for {@link FlowState#since}. */
+    int clock() {
+        return (int) ((System.nanoTime() - epoch) / 1_000_000L);
     }
 
     String closedMessage() {

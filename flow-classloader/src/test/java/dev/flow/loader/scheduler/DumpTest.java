@@ -42,7 +42,7 @@ class DumpTest {
             assertTrue(dump.contains("on java.util.concurrent.CompletableFuture"), dump);
             assertTrue(dump.contains("//flowtest.scheduler.Parked.waitForGreeting(Parked.java:"), dump);
             assertTrue(dump.contains("//flowtest.scheduler.Parked.call(Parked.java:"), dump);
-            assertTrue(dump.contains("queued (1):\n  flow #"), dump);
+            assertTrue(dump.contains("queued (1):\n  flow@"), dump);
             s.logDump();
             greeting.complete("hello");
             assertEquals("hello", parked.get(Duration.ofSeconds(10)));
