@@ -1,6 +1,6 @@
 package dev.flow.internal;
 
-/** Throws a checked exception from a method that does not declare it. */
+/** Throws a checked exception from a method that does not declare it. Stateless. */
 final class Sneaky {
 
     private Sneaky() {
