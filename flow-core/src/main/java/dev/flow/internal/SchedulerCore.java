@@ -263,14 +263,16 @@ public final class SchedulerCore {
             }
             failure = c;
         }
+        // Counted before the handle completes, so that a caller woken by the handle sees the counts.
         if (failure == null) {
             completed.increment();
+            flowEnded();
             f.result.complete(value);
         } else {
             failed.increment();
+            flowEnded();
             f.result.completeExceptionally(failure);
         }
-        flowEnded();
     }
 
     private void flowEnded() {
@@ -439,6 +441,8 @@ public final class SchedulerCore {
                 for (Worker w : workers) {
                     w.join();
                 }
+                timer.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+                sleeps.awaitTermination(0);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -480,7 +484,7 @@ public final class SchedulerCore {
         return "flow scheduler '" + name + "' closed";
     }
 
-    /** Waits up to {@code millis} for the workers to stop; returns whether they did. */
+    /** Waits up to {@code millis} for the workers and the timer to stop; returns whether they did. */
     public boolean awaitTermination(long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         for (Thread t : workers) {
@@ -492,7 +496,8 @@ public final class SchedulerCore {
                 return false;
             }
         }
-        return true;
+        return timer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+                && sleeps.awaitTermination(TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())) + 1);
     }
 
     /** Whether flows are waiting in the ready queue for a worker. */

@@ -46,6 +46,12 @@ final class SleepWheel implements Runnable {
         LockSupport.unpark(thread);
     }
 
+    /** Waits up to {@code millis} ({@code 0}: for ever) for the wheel's thread to end after {@link #close()}. */
+    boolean awaitTermination(long millis) throws InterruptedException {
+        thread.join(millis);
+        return !thread.isAlive();
+    }
+
     private void add(Sleep s) {
         Sleep head;
         do {
