@@ -65,6 +65,7 @@ public final class Instrumenter {
     private final Map<String, byte[]> prepared = new HashMap<>();
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
+    private final List<LambdaDesugarer.Site> lambdaSites = new ArrayList<>();
 
     /**
      * Analyses and rewrites the classes named.
@@ -95,6 +96,7 @@ public final class Instrumenter {
         checkReplacements(points);
         desugarLambdas();
         infer();
+        revertLambdasThatCannotSuspend();
         rewriteAll();
         prepareCopies();
     }
@@ -186,9 +188,28 @@ public final class Instrumenter {
     private void desugarLambdas() {
         LambdaDesugarer d = new LambdaDesugarer(hierarchy, nodes);
         for (ClassNode cn : new ArrayList<>(nodes.values())) {
-            for (ClassNode g : d.desugar(cn)) {
-                nodes.put(g.name, g);
-                generated.add(g.name);
+            for (LambdaDesugarer.Site site : d.desugar(cn)) {
+                nodes.put(site.generated.name, site.generated);
+                generated.add(site.generated.name);
+                lambdaSites.add(site);
+            }
+        }
+    }
+
+    /**
+     * Puts back the {@code invokedynamic} of every desugared site whose body cannot suspend: such a
+     * site gains nothing from desugaring, and its class stays byte for byte as compiled.
+     */
+    private void revertLambdasThatCannotSuspend() {
+        for (LambdaDesugarer.Site site : lambdaSites) {
+            boolean suspends = false;
+            for (MethodNode m : site.interfaceMethods()) {
+                suspends |= suspendable.contains(Names.key(site.generated.name, m.name, m.desc));
+            }
+            if (!suspends) {
+                site.revert();
+                nodes.remove(site.generated.name);
+                generated.remove(site.generated.name);
             }
         }
     }
@@ -425,7 +446,12 @@ public final class Instrumenter {
                 InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) i;
                 if (needsCallbackPin(indy)) {
                     int siteLine = line;
-                    edits.add(() -> redirectThroughPin(cn, indy, siteLine));
+                    MethodNode body = serializableLambdaBody(cn, indy);
+                    if (body != null) {
+                        edits.add(() -> pinInPlace(cn, body, siteLine));
+                    } else {
+                        edits.add(() -> redirectThroughPin(cn, indy, siteLine));
+                    }
                 }
                 continue;
             }
@@ -550,8 +576,61 @@ public final class Instrumenter {
         if (h.getTag() == Opcodes.H_NEWINVOKESPECIAL) {
             return false;
         }
+        if (pointOf(h) != null) {
+            return true;
+        }
         String decl = resolve(h.getOwner(), h.getName(), h.getDesc());
         return decl != null && suspendable.contains(decl);
+    }
+
+    /** The suspension point a method reference names, e.g. {@code CompletableFuture::join}, or {@code null}. */
+    private SuspensionPoint pointOf(Handle h) {
+        int tag = h.getTag();
+        if (tag != Opcodes.H_INVOKESTATIC && tag != Opcodes.H_INVOKEVIRTUAL && tag != Opcodes.H_INVOKEINTERFACE) {
+            return null;
+        }
+        int op = tag == Opcodes.H_INVOKESTATIC ? Opcodes.INVOKESTATIC
+                : tag == Opcodes.H_INVOKEINTERFACE ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
+        return matchPoint(new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface()));
+    }
+
+    /**
+     * The javac lambda body a serializable lambda names, or {@code null}. Its handle must keep naming
+     * it: {@code $deserializeLambda$} matches the name when the lambda is read back.
+     */
+    private MethodNode serializableLambdaBody(ClassNode cn, InvokeDynamicInsnNode indy) {
+        if (!"altMetafactory".equals(indy.bsm.getName()) || indy.bsmArgs.length < 4 || !(indy.bsmArgs[3] instanceof Integer)
+                || ((Integer) indy.bsmArgs[3] & 1) == 0) {
+            return null;
+        }
+        Handle h = (Handle) indy.bsmArgs[1];
+        MethodNode m = h.getOwner().equals(cn.name) ? method(cn.name, h.getName(), h.getDesc()) : null;
+        boolean lambdaBody = m != null && m.name.startsWith("lambda$")
+                && (m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC)) == (Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC);
+        return lambdaBody ? m : null;
+    }
+
+    /**
+     * Pins a serializable lambda's body under its own name: the body moves to {@code name$flow} and a
+     * pinning wrapper with the original name, access and descriptor calls it, so the method handle,
+     * and with it serialization, stays as compiled. Done once per body.
+     */
+    private void pinInPlace(ClassNode cn, MethodNode body, int line) {
+        if (body.name.endsWith(Names.FLOW_SUFFIX) || method(cn.name, body.name + Names.FLOW_SUFFIX, body.desc) != null) {
+            return;
+        }
+        String name = body.name;
+        boolean isStatic = (body.access & Opcodes.ACC_STATIC) != 0;
+        boolean isInterface = (cn.access & Opcodes.ACC_INTERFACE) != 0;
+        body.name = name + Names.FLOW_SUFFIX;
+        suspendable.add(Names.key(cn.name, body.name, body.desc));
+        mark(body);
+        MethodNode w = new MethodNode(body.access, name, body.desc, body.signature,
+                body.exceptions == null ? null : body.exceptions.toArray(new String[0]));
+        int site = Pins.register(cn.name.replace('/', '.'), name + body.desc, line, Pins.Reason.CALLBACK, strict);
+        pinnedCall(w, site, isStatic ? 0 : 1, new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
+                cn.name, body.name, body.desc, isInterface));
+        cn.methods.add(w);
     }
 
     /** Points a lambda the JVM will call back at a wrapper that pins the flow while it runs. */
@@ -577,7 +656,12 @@ public final class Instrumenter {
             default:
                 op = h.isInterface() ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
         }
-        pinnedCall(w, site, 0, new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface()));
+        MethodInsnNode call = new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface());
+        pinnedCall(w, site, 0, call);
+        SuspensionPoint point = pointOf(h);
+        if (point != null) {
+            rewritePoint(w, call, point);
+        }
         cn.methods.add(w);
         Object[] bsmArgs = indy.bsmArgs.clone();
         bsmArgs[1] = new Handle(Opcodes.H_INVOKESTATIC, cn.name, name, desc, (cn.access & Opcodes.ACC_INTERFACE) != 0);
