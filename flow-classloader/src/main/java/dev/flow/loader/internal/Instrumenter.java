@@ -66,6 +66,8 @@ public final class Instrumenter {
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
     private final List<LambdaDesugarer.Site> lambdaSites = new ArrayList<>();
+    /** Private and static targets of serializable lambdas, pinned under their own names. */
+    private final Set<String> pinnedInPlace = new HashSet<>();
 
     /**
      * Analyses and rewrites the classes named.
@@ -97,6 +99,7 @@ public final class Instrumenter {
         desugarLambdas();
         infer();
         revertLambdasThatCannotSuspend();
+        pinSerializableTargets();
         rewriteAll();
         prepareCopies();
     }
@@ -212,6 +215,44 @@ public final class Instrumenter {
                 generated.remove(site.generated.name);
             }
         }
+    }
+
+    /**
+     * The JVM's class of a serializable lambda calls its target, and the method handle it records must
+     * keep naming that target for {@code $deserializeLambda$} to accept it: a suspendable target is
+     * therefore pinned under its own name, its body moved to {@code name$flow} for in-scope callers
+     * (private and static targets here, others as split families).
+     */
+    private void pinSerializableTargets() {
+        List<String> virtual = new ArrayList<>();
+        for (ClassNode cn : nodes.values()) {
+            for (MethodNode mn : cn.methods) {
+                for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                    String decl = i instanceof InvokeDynamicInsnNode ? serializableTarget((InvokeDynamicInsnNode) i) : null;
+                    if (decl == null || !suspendable.contains(decl)) {
+                        continue;
+                    }
+                    String[] p = parse(decl);
+                    MethodNode m = method(p[0], p[1], p[2]);
+                    if ((m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
+                        pinnedInPlace.add(decl);
+                    } else {
+                        virtual.add(decl);
+                    }
+                }
+            }
+        }
+        splitFamilies(virtual);
+    }
+
+    /** The in-scope declaration a serializable lambda or method reference calls, or {@code null}. */
+    private String serializableTarget(InvokeDynamicInsnNode indy) {
+        if (!LambdaDesugarer.isLambdaSite(indy) || !"altMetafactory".equals(indy.bsm.getName())
+                || !(indy.bsmArgs[3] instanceof Integer) || ((Integer) indy.bsmArgs[3] & 1) == 0) {
+            return null;
+        }
+        Handle h = (Handle) indy.bsmArgs[1];
+        return h.getTag() == Opcodes.H_NEWINVOKESPECIAL ? null : resolve(h.getOwner(), h.getName(), h.getDesc());
     }
 
     // ---------------------------------------------------------------- inference
@@ -343,15 +384,21 @@ public final class Instrumenter {
      * are split, together with every in-scope method of the same override family.
      */
     private void findSplitFamilies() {
-        Deque<String> todo = new ArrayDeque<>();
+        List<String> seeds = new ArrayList<>();
         for (String key : suspendable) {
             String[] p = parse(key);
             MethodNode m = method(p[0], p[1], p[2]);
             if (m != null && (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
                     && hierarchy.overridesOutOfScope(p[0], p[1] + p[2])) {
-                todo.add(key);
+                seeds.add(key);
             }
         }
+        splitFamilies(seeds);
+    }
+
+    /** Adds the given methods and every in-scope method of their override families to the split ones. */
+    private void splitFamilies(Collection<String> seeds) {
+        Deque<String> todo = new ArrayDeque<>(seeds);
         while (!todo.isEmpty()) {
             String key = todo.poll();
             if (!split.add(key)) {
@@ -385,6 +432,7 @@ public final class Instrumenter {
                 changed |= rewriteMethod(cn, mn);
             }
             changed |= splitMethods(cn);
+            changed |= pinInPlace(cn);
             changed |= addEntryPoint(cn);
             boolean engine = false;
             for (MethodNode mn : cn.methods) {
@@ -444,14 +492,11 @@ public final class Instrumenter {
             }
             if (i instanceof InvokeDynamicInsnNode) {
                 InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) i;
-                if (needsCallbackPin(indy)) {
+                String target = serializableTarget(indy);
+                boolean targetPins = target != null && (pinnedInPlace.contains(target) || split.contains(target));
+                if (needsCallbackPin(indy) && !targetPins) {
                     int siteLine = line;
-                    MethodNode body = serializableLambdaBody(cn, indy);
-                    if (body != null) {
-                        edits.add(() -> pinInPlace(cn, body, siteLine));
-                    } else {
-                        edits.add(() -> redirectThroughPin(cn, indy, siteLine));
-                    }
+                    edits.add(() -> redirectThroughPin(cn, indy, siteLine));
                 }
                 continue;
             }
@@ -472,7 +517,7 @@ public final class Instrumenter {
                     reason = Pins.Reason.MONITOR;
                 }
             }
-            boolean renames = decl != null && split.contains(decl);
+            boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.contains(decl));
             if (point == null && reason == null && !renames) {
                 continue;
             }
@@ -595,42 +640,30 @@ public final class Instrumenter {
     }
 
     /**
-     * The javac lambda body a serializable lambda names, or {@code null}. Its handle must keep naming
-     * it: {@code $deserializeLambda$} matches the name when the lambda is read back.
+     * Pins the methods of {@code cn} in {@link #pinnedInPlace} under their own names: each body moves
+     * to {@code name$flow} (where in-scope calls already point) and a pinning wrapper with the original
+     * name, access and descriptor calls it.
      */
-    private MethodNode serializableLambdaBody(ClassNode cn, InvokeDynamicInsnNode indy) {
-        if (!"altMetafactory".equals(indy.bsm.getName()) || indy.bsmArgs.length < 4 || !(indy.bsmArgs[3] instanceof Integer)
-                || ((Integer) indy.bsmArgs[3] & 1) == 0) {
-            return null;
-        }
-        Handle h = (Handle) indy.bsmArgs[1];
-        MethodNode m = h.getOwner().equals(cn.name) ? method(cn.name, h.getName(), h.getDesc()) : null;
-        boolean lambdaBody = m != null && m.name.startsWith("lambda$")
-                && (m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC)) == (Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC);
-        return lambdaBody ? m : null;
-    }
-
-    /**
-     * Pins a serializable lambda's body under its own name: the body moves to {@code name$flow} and a
-     * pinning wrapper with the original name, access and descriptor calls it, so the method handle,
-     * and with it serialization, stays as compiled. Done once per body.
-     */
-    private void pinInPlace(ClassNode cn, MethodNode body, int line) {
-        if (body.name.endsWith(Names.FLOW_SUFFIX) || method(cn.name, body.name + Names.FLOW_SUFFIX, body.desc) != null) {
-            return;
-        }
-        String name = body.name;
-        boolean isStatic = (body.access & Opcodes.ACC_STATIC) != 0;
+    private boolean pinInPlace(ClassNode cn) {
+        boolean changed = false;
         boolean isInterface = (cn.access & Opcodes.ACC_INTERFACE) != 0;
-        body.name = name + Names.FLOW_SUFFIX;
-        suspendable.add(Names.key(cn.name, body.name, body.desc));
-        mark(body);
-        MethodNode w = new MethodNode(body.access, name, body.desc, body.signature,
-                body.exceptions == null ? null : body.exceptions.toArray(new String[0]));
-        int site = Pins.register(cn.name.replace('/', '.'), name + body.desc, line, Pins.Reason.CALLBACK, strict);
-        pinnedCall(w, site, isStatic ? 0 : 1, new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
-                cn.name, body.name, body.desc, isInterface));
-        cn.methods.add(w);
+        for (MethodNode body : new ArrayList<>(cn.methods)) {
+            if (!pinnedInPlace.contains(Names.key(cn.name, body.name, body.desc))) {
+                continue;
+            }
+            changed = true;
+            String name = body.name;
+            boolean isStatic = (body.access & Opcodes.ACC_STATIC) != 0;
+            body.name = name + Names.FLOW_SUFFIX;
+            body.access |= Opcodes.ACC_SYNTHETIC;
+            MethodNode w = new MethodNode(body.access, name, body.desc, body.signature,
+                    body.exceptions == null ? null : body.exceptions.toArray(new String[0]));
+            int site = Pins.register(cn.name.replace('/', '.'), name + body.desc, -1, Pins.Reason.CALLBACK, strict);
+            pinnedCall(w, site, isStatic ? 0 : 1, new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
+                    cn.name, body.name, body.desc, isInterface));
+            cn.methods.add(w);
+        }
+        return changed;
     }
 
     /** Points a lambda the JVM will call back at a wrapper that pins the flow while it runs. */

@@ -30,6 +30,8 @@ class LambdasConformanceTest extends ConformanceSuite {
                 Case.of(p + "BridgesAndMarkers").suspends(),
                 Case.of(p + "SerializableLambdas"),
                 Case.of(p + "SerializableLambdaAwaiting").pins(CALLBACK),
+                Case.of(p + "SerializableMethodReferenceAwaiting").pins(CALLBACK),
+                Case.of(p + "ProtectedReferencesAcrossPackages").suspends(),
                 Case.of(p + "CapturedWideValues").suspends(),
                 Case.of(p + "LambdasInInitializers").suspends(),
                 Case.of(p + "LambdaIdentity").suspends(),
