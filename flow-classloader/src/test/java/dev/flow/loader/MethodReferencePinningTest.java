@@ -12,6 +12,7 @@ import dev.flow.internal.Pins;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,16 +50,23 @@ class MethodReferencePinningTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "BlockingReferenceInStream, join()Ljava/lang/Object;, 17",
-        "FlowAwaitReferenceInStream, await(Ljava/util/concurrent/CompletableFuture;)Ljava/lang/Object;, 18",
-        "BlockingReferenceInForEach, join()Ljava/lang/Object;, 16"})
+        "BlockingReferenceInStream, join()Ljava/lang/Object;, 20",
+        "FlowAwaitReferenceInStream, await(Ljava/util/concurrent/CompletableFuture;)Ljava/lang/Object;, 21",
+        "BlockingReferenceInForEach, join()Ljava/lang/Object;, 19"})
     void strictModeRefusesTheReferenceNamingClassMethodAndLine(String fixture, String method, int line) {
-        FlowHandle<Object> h = scheduler.submit(strict.newInstance(Callable.class, PACKAGE + fixture));
-        ExecutionException e = assertThrows(ExecutionException.class, () -> h.get(Duration.ofSeconds(10)));
-        UnsuspendableFrameException refused = assertInstanceOf(UnsuspendableFrameException.class, e.getCause());
-        String msg = refused.getMessage();
+        String msg = strictRefusal(fixture);
         assertTrue(msg.contains(PACKAGE + fixture + "." + method + " (line " + line + ")"), msg);
         assertTrue(msg.contains("called back through an uninstrumented frame"), msg);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "SerializableLambdaAwaiting, lambda\\$call\\$\\S+\\(I\\)Ljava/lang/Integer;, 14",
+        "SerializableMethodReferenceAwaiting, slowName\\(\\)Ljava/lang/String;, 27"})
+    void strictModeRefusesASerializableLambdaTargetUnderItsOwnNameAtTheLambdasLine(String fixture, String method, int line) {
+        String msg = strictRefusal(fixture);
+        String where = Pattern.quote(PACKAGE + fixture + ".") + method + Pattern.quote(" (line " + line + ")");
+        assertTrue(Pattern.compile(where).matcher(msg).find(), msg + " (expected to match " + where + ")");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -73,6 +81,13 @@ class MethodReferencePinningTest {
             assertEquals(expected, String.valueOf(r));
         }
         assertEquals(1, warningsAbout(PACKAGE + fixture) - before, "one warning per call site: " + Pins.warnings());
+    }
+
+    /** Runs the fixture as a strict flow; returns the message of the refusal it must end with. */
+    private static String strictRefusal(String fixture) {
+        FlowHandle<Object> h = scheduler.submit(strict.newInstance(Callable.class, PACKAGE + fixture));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> h.get(Duration.ofSeconds(10)));
+        return assertInstanceOf(UnsuspendableFrameException.class, e.getCause()).getMessage();
     }
 
     private static int warningsAbout(String className) {

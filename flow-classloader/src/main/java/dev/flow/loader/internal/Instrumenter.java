@@ -40,7 +40,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  *
  * <ol>
  *   <li>reads every class of the included packages;
- *   <li>desugars lambdas on in-scope functional interfaces ({@link LambdaDesugarer});
+ *   <li>desugars lambdas on in-scope functional interfaces ({@link LambdaDesugarer}); after the
+ *       inference, the sites whose body cannot suspend get their {@code invokedynamic} back;
  *   <li>infers the suspendable methods: those containing a suspension point or calling a
  *       suspendable method, closed over overriding;
  *   <li>rewrites suspension points into calls to {@code Awaits}, splits methods that uninstrumented
@@ -66,8 +67,8 @@ public final class Instrumenter {
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
     private final List<LambdaDesugarer.Site> lambdaSites = new ArrayList<>();
-    /** Private and static targets of serializable lambdas, pinned under their own names. */
-    private final Set<String> pinnedInPlace = new HashSet<>();
+    /** Private and static targets of serializable lambdas, pinned under their own names, to the line of their first site. */
+    private final Map<String, Integer> pinnedInPlace = new HashMap<>();
 
     /**
      * Analyses and rewrites the classes named.
@@ -227,7 +228,11 @@ public final class Instrumenter {
         List<String> virtual = new ArrayList<>();
         for (ClassNode cn : nodes.values()) {
             for (MethodNode mn : cn.methods) {
+                int line = -1;
                 for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                    if (i instanceof LineNumberNode) {
+                        line = ((LineNumberNode) i).line;
+                    }
                     String decl = i instanceof InvokeDynamicInsnNode ? serializableTarget((InvokeDynamicInsnNode) i) : null;
                     if (decl == null || !suspendable.contains(decl)) {
                         continue;
@@ -235,7 +240,7 @@ public final class Instrumenter {
                     String[] p = parse(decl);
                     MethodNode m = method(p[0], p[1], p[2]);
                     if ((m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
-                        pinnedInPlace.add(decl);
+                        pinnedInPlace.putIfAbsent(decl, line);
                     } else {
                         virtual.add(decl);
                     }
@@ -493,7 +498,7 @@ public final class Instrumenter {
             if (i instanceof InvokeDynamicInsnNode) {
                 InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) i;
                 String target = serializableTarget(indy);
-                boolean targetPins = target != null && (pinnedInPlace.contains(target) || split.contains(target));
+                boolean targetPins = target != null && (pinnedInPlace.containsKey(target) || split.contains(target));
                 if (needsCallbackPin(indy) && !targetPins) {
                     int siteLine = line;
                     edits.add(() -> redirectThroughPin(cn, indy, siteLine));
@@ -517,7 +522,7 @@ public final class Instrumenter {
                     reason = Pins.Reason.MONITOR;
                 }
             }
-            boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.contains(decl));
+            boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.containsKey(decl));
             if (point == null && reason == null && !renames) {
                 continue;
             }
@@ -642,13 +647,14 @@ public final class Instrumenter {
     /**
      * Pins the methods of {@code cn} in {@link #pinnedInPlace} under their own names: each body moves
      * to {@code name$flow} (where in-scope calls already point) and a pinning wrapper with the original
-     * name, access and descriptor calls it.
+     * name, access and descriptor calls it; the site names the line of the first serializable lambda.
      */
     private boolean pinInPlace(ClassNode cn) {
         boolean changed = false;
         boolean isInterface = (cn.access & Opcodes.ACC_INTERFACE) != 0;
         for (MethodNode body : new ArrayList<>(cn.methods)) {
-            if (!pinnedInPlace.contains(Names.key(cn.name, body.name, body.desc))) {
+            Integer line = pinnedInPlace.get(Names.key(cn.name, body.name, body.desc));
+            if (line == null) {
                 continue;
             }
             changed = true;
@@ -658,7 +664,7 @@ public final class Instrumenter {
             body.access |= Opcodes.ACC_SYNTHETIC;
             MethodNode w = new MethodNode(body.access, name, body.desc, body.signature,
                     body.exceptions == null ? null : body.exceptions.toArray(new String[0]));
-            int site = Pins.register(cn.name.replace('/', '.'), name + body.desc, -1, Pins.Reason.CALLBACK, strict);
+            int site = Pins.register(cn.name.replace('/', '.'), name + body.desc, line, Pins.Reason.CALLBACK, strict);
             pinnedCall(w, site, isStatic ? 0 : 1, new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
                     cn.name, body.name, body.desc, isInterface));
             cn.methods.add(w);
