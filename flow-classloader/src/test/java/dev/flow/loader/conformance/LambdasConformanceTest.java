@@ -16,6 +16,7 @@ class LambdasConformanceTest extends ConformanceSuite {
     protected Stream<Case> cases() {
         String p = "flowtest.conformance.lambdas.";
         return Stream.of(
+                Case.of(p + "PureLambdas"),
                 Case.of(p + "PrivateLambdaBodyIsNotOverridden"),
                 Case.of(p + "PrivateLambdaBodyIsNotOverriddenAwaiting").suspends(),
                 Case.of(p + "PrivateMethodReferenceIsNotOverridden").suspends(),
