@@ -45,6 +45,10 @@ public final class UnboxingAndWideningAwaiting implements Callable<Object> {
         return Async.later(f).get() / 4.0;
     }
 
+    static int count(Number n) throws Exception {
+        return Async.later(n).get().intValue() + 1;
+    }
+
     @Override
     public Object call() throws Exception {
         Fn<Integer, String> unboxWiden = UnboxingAndWideningAwaiting::takesLong;
@@ -61,11 +65,16 @@ public final class UnboxingAndWideningAwaiting implements Callable<Object> {
         Fn<Boolean, Boolean> booleans = UnboxingAndWideningAwaiting::negate;
         Fn<Float, Double> floats = UnboxingAndWideningAwaiting::ratio;
         Fn<Character, Integer> charBoxed = c -> Async.later((int) c).get();
+        Fn<Short, String> shortToInt = UnboxingAndWideningAwaiting::takesInt;
+        Fn<Character, String> charToLong = UnboxingAndWideningAwaiting::takesLong;
+        Fn<Integer, Comparable<?>> boxAsComparable = UnboxingAndWideningAwaiting::letter;
+        Fn<Long, Object> viaSupertype = UnboxingAndWideningAwaiting::count;
         return unboxWiden.apply(40) + "," + charToInt.apply('A') + "," + shortToDouble.apply((short) 3) + ","
                 + floatToDouble.apply(1.5f) + "," + byteToLong.apply((byte) -2) + "," + widenParameter.apply(21) + ","
                 + widenResult.apply(9) + "," + unboxResult.apply(6) + "," + charResult.apply(2) + ","
                 + boxResult.apply(5) + "," + boxResult.apply(5).getClass().getSimpleName() + ","
                 + boxResultAsNumber.apply((byte) 8) + "," + boxResultAsNumber.apply((byte) 8).getClass().getSimpleName() + ","
-                + booleans.apply(true) + "," + floats.apply(3f) + "," + charBoxed.apply('z');
+                + booleans.apply(true) + "," + floats.apply(3f) + "," + charBoxed.apply('z') + "," + shortToInt.apply((short) 7)
+                + "," + charToLong.apply('c') + "," + boxAsComparable.apply(1) + "," + viaSupertype.apply(41L);
     }
 }
