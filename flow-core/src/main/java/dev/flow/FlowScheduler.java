@@ -31,7 +31,15 @@ public final class FlowScheduler implements AutoCloseable {
     private FlowScheduler(Builder b) {
         this.policy = b.policy;
         this.name = b.name;
-        this.core = new SchedulerCore(b.name, b.workers, b.policy, b.daemon, b.recordStacks);
+        this.core = new SchedulerCore(b.name, b.workers, b.policy, b.daemon, b.recordStacks, this);
+    }
+
+    /**
+     * Returns the scheduler running the calling flow, or {@code null} outside a flow: for starting
+     * sibling flows from flow code.
+     */
+    public static FlowScheduler current() {
+        return (FlowScheduler) SchedulerCore.currentOwner();
     }
 
     /** Returns a builder: 1 worker, {@link SuspendPolicy#immediately()}, name "flow", daemon. */

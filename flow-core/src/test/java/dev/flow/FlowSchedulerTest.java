@@ -69,6 +69,17 @@ class FlowSchedulerTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(30)
+    void currentIsTheSchedulerRunningTheCallingFlow() throws Exception {
+        assertEquals(null, FlowScheduler.current());
+        try (FlowScheduler s = FlowScheduler.builder().workers(2).name("cur").build()) {
+            FlowHandle<Object> sibling = s.submit(() -> FlowScheduler.current().submit(() -> "sibling").join());
+            assertEquals("sibling", sibling.get(Duration.ofSeconds(5)));
+            assertTrue(s.submit(() -> FlowScheduler.current() == s).get(Duration.ofSeconds(5)));
+        }
+    }
+
+    @Test
     void submitAfterCloseIsRejected() {
         FlowScheduler s = FlowScheduler.builder().build();
         s.close();

@@ -43,6 +43,7 @@ public final class SchedulerCore {
     private static final boolean TRIM = StackTrimmer.available();
 
     private final String name;
+    private final Object owner;
     private final LinkedBlockingQueue<FlowState> ready = new LinkedBlockingQueue<>();
     private final Worker[] workers;
     private final ScheduledThreadPoolExecutor timer;
@@ -73,9 +74,12 @@ public final class SchedulerCore {
      *
      * @param recordStacks whether each suspension records its stack for {@link #dump()} (costs a
      *     stack walk per suspension)
+     * @param owner the {@code FlowScheduler} this core runs for, returned by {@link #currentOwner()}
      */
-    public SchedulerCore(String name, int workerCount, SuspendPolicy policy, boolean daemon, boolean recordStacks) {
+    public SchedulerCore(String name, int workerCount, SuspendPolicy policy, boolean daemon, boolean recordStacks,
+                         Object owner) {
         this.name = name;
+        this.owner = owner;
         this.policy = policy;
         this.recordStacks = recordStacks;
         this.parked = new FlowState(this, policy, "list", null);
@@ -137,6 +141,12 @@ public final class SchedulerCore {
         f.since = clock();
         ready.add(f);
         return f;
+    }
+
+    /** The owner of the scheduler running the calling flow, or {@code null} outside a flow. */
+    public static Object currentOwner() {
+        FlowState f = FlowState.current();
+        return f == null ? null : f.scheduler.owner;
     }
 
     /** Returns something that completes {@code nanos} from now, driven by this scheduler's timing wheel. */
