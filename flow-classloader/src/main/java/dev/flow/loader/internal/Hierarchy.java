@@ -58,6 +58,19 @@ final class Hierarchy {
         return inScope.get(internalName);
     }
 
+    /** The method {@code name+desc} that {@code cn} declares, or {@code null} (also if {@code cn} is). */
+    static MethodNode declared(ClassNode cn, String name, String desc) {
+        if (cn == null) {
+            return null;
+        }
+        for (MethodNode m : cn.methods) {
+            if (m.name.equals(name) && m.desc.equals(desc)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
     /** Returns the type, or {@code null} if no class file can be found for it. */
     TypeInfo info(String internalName) {
         ClassNode n = inScope.get(internalName);

@@ -45,8 +45,10 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       suspendable method, closed over overriding;
  *   <li>rewrites suspension points into calls to {@code Awaits}, splits methods that uninstrumented
  *       code may call back (overrides of out-of-scope methods) into a pinning wrapper and a
- *       suspendable body, brackets calls that cannot be captured with pins, adds the flow entry
- *       point, and marks suspendable methods {@code @continuable} for the engine.
+ *       suspendable body, routes in-scope calls through out-of-scope methods to those bodies when
+ *       the receiver is in scope ({@link Dispatch}), brackets calls that cannot be captured with
+ *       pins, adds the flow entry point, and marks suspendable methods {@code @continuable} for the
+ *       engine.
  * </ol>
  *
  * <p>Runs once, under the class loader's initialisation; afterwards read-only.
@@ -65,6 +67,9 @@ public final class Instrumenter {
     private final Map<String, byte[]> prepared = new HashMap<>();
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
+    /** name+desc of suspendable methods to the in-scope classes declaring them. */
+    private final Map<String, Set<String>> suspendableByNameDesc = new HashMap<>();
+    private final Dispatch dispatch;
 
     /**
      * Analyses and rewrites the classes named.
@@ -92,9 +97,11 @@ public final class Instrumenter {
             originals.put(name, bytes);
         }
         this.hierarchy = new Hierarchy(parent, nodes);
+        this.dispatch = new Dispatch(hierarchy);
         checkReplacements(points);
         desugarLambdas();
         infer();
+        createMarkers();
         rewriteAll();
         prepareCopies();
     }
@@ -243,16 +250,7 @@ public final class Instrumenter {
     }
 
     private MethodNode method(String owner, String name, String desc) {
-        ClassNode n = nodes.get(owner);
-        if (n == null) {
-            return null;
-        }
-        for (MethodNode m : n.methods) {
-            if (m.name.equals(name) && m.desc.equals(desc)) {
-                return m;
-            }
-        }
-        return null;
+        return Hierarchy.declared(nodes.get(owner), name, desc);
     }
 
     private boolean isSuspendableCall(MethodInsnNode c) {
@@ -260,7 +258,38 @@ public final class Instrumenter {
             return true;
         }
         String decl = resolve(c.owner, c.name, c.desc);
-        return decl != null && suspendable.contains(decl);
+        if (decl != null) {
+            return suspendable.contains(decl);
+        }
+        return Dispatch.isVirtual(c) && reachesSuspendableOverride(c);
+    }
+
+    /**
+     * Whether a virtual call whose declaration is out of scope can reach a public suspendable
+     * in-scope override: the call site then dispatches to it through a marker ({@link Dispatch}).
+     */
+    private boolean reachesSuspendableOverride(MethodInsnNode c) {
+        Set<String> owners = suspendableByNameDesc.get(c.name + c.desc);
+        if (owners == null) {
+            return false;
+        }
+        for (String o : owners) {
+            MethodNode m = method(o, c.name, c.desc);
+            if (m != null && (m.access & Opcodes.ACC_PUBLIC) != 0 && (m.access & Opcodes.ACC_STATIC) == 0
+                    && hierarchy.isSubtype(o, c.owner)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean addSuspendable(String key) {
+        if (!suspendable.add(key)) {
+            return false;
+        }
+        String[] p = parse(key);
+        suspendableByNameDesc.computeIfAbsent(p[1] + p[2], k -> new HashSet<>()).add(p[0]);
+        return true;
     }
 
     private MonitorDepth monitors(ClassNode cn, MethodNode mn) {
@@ -286,7 +315,7 @@ public final class Instrumenter {
                     MonitorDepth md = monitors(cn, mn);
                     for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
                         if (i instanceof MethodInsnNode && md.at(i) == 0 && isSuspendableCall((MethodInsnNode) i)) {
-                            suspendable.add(key);
+                            addSuspendable(key);
                             changed = true;
                             break;
                         }
@@ -308,7 +337,7 @@ public final class Instrumenter {
                     MethodNode sup = method(t, name, desc);
                     if (sup != null && (sup.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
                             && (sup.access & Opcodes.ACC_SYNCHRONIZED) == 0
-                            && suspendable.add(Names.key(t, name, desc))) {
+                            && addSuspendable(Names.key(t, name, desc))) {
                         changed = true;
                     }
                 }
@@ -346,6 +375,24 @@ public final class Instrumenter {
                     todo.add(Names.key(cn.name, p[1], p[2]));
                 }
             }
+        }
+    }
+
+    /** Defines the dispatch markers of the split methods whose family reaches out of scope. */
+    private void createMarkers() {
+        List<String[]> methods = new ArrayList<>();
+        for (String key : new java.util.TreeSet<>(split)) {
+            String[] p = parse(key);
+            if (hierarchy.overridesOutOfScope(p[0], p[1] + p[2])) {
+                methods.add(p);
+            }
+        }
+        for (ClassNode marker : dispatch.createMarkers(nodes, methods, Names.FLOW_SUFFIX)) {
+            for (MethodNode m : marker.methods) {
+                mark(m);
+            }
+            nodes.put(marker.name, marker);
+            generated.add(marker.name);
         }
     }
 
@@ -435,7 +482,8 @@ public final class Instrumenter {
             MethodInsnNode c = (MethodInsnNode) i;
             SuspensionPoint point = matchPoint(c);
             String decl = point == null ? resolve(c.owner, c.name, c.desc) : null;
-            boolean suspends = point != null || (decl != null && suspendable.contains(decl));
+            Dispatch.Marker marker = resolve(c.owner, c.name, c.desc) == null ? dispatch.markerFor(c) : null;
+            boolean suspends = point != null || marker != null || (decl != null && suspendable.contains(decl));
             Pins.Reason reason = null;
             if (isReflective(c)) {
                 reason = Pins.Reason.REFLECTION;
@@ -447,13 +495,17 @@ public final class Instrumenter {
                 }
             }
             boolean renames = decl != null && split.contains(decl);
-            if (point == null && reason == null && !renames) {
+            if (point == null && reason == null && !renames && marker == null) {
                 continue;
             }
             Pins.Reason r = reason;
             int siteLine = line;
             edits.add(() -> {
+                AbstractInsnNode[] test = marker != null ? Dispatch.emit(mn, c, marker, Names.FLOW_SUFFIX) : null;
                 AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
+                if (test != null) {
+                    range = test;
+                }
                 if (renames) {
                     c.name = c.name + Names.FLOW_SUFFIX;
                 }
