@@ -503,6 +503,11 @@ public final class Instrumenter {
             edits.add(() -> {
                 AbstractInsnNode[] test = marker != null ? Dispatch.emit(mn, c, marker, Names.FLOW_SUFFIX) : null;
                 AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
+                if (point != null && strict) {
+                    MethodInsnNode check = new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "checkAwait", "()V", false);
+                    mn.instructions.insertBefore(range[0], check);
+                    range = new AbstractInsnNode[] {check, range[1]};
+                }
                 if (test != null) {
                     range = test;
                 }
@@ -511,7 +516,7 @@ public final class Instrumenter {
                 }
                 if (r != null) {
                     int site = Pins.register(cn.name.replace('/', '.'), mn.name + mn.desc, siteLine, r, strict);
-                    bracket(mn, range[0], range[1], site, !mn.name.equals("<init>"));
+                    bracket(mn, range[0], range[1], site);
                 }
             });
         }
@@ -563,8 +568,11 @@ public final class Instrumenter {
         return new AbstractInsnNode[] {repl, last};
     }
 
-    /** Surrounds {@code first..last} with {@code Pins.enter/exit}, with an exception path if allowed. */
-    private static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site, boolean withHandler) {
+    /**
+     * Surrounds {@code first..last} with {@code Pins.enter/exit}; an exception path (also in
+     * constructors, also for the JVM's own exceptions) unpins before rethrowing.
+     */
+    private static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site) {
         int slot = mn.maxLocals;
         mn.maxLocals += 1;
         InsnList before = new InsnList();
@@ -576,20 +584,18 @@ public final class Instrumenter {
         mn.instructions.insertBefore(first, before);
         InsnList after = new InsnList();
         LabelNode end = new LabelNode();
+        LabelNode done = new LabelNode();
+        LabelNode handler = new LabelNode();
         after.add(end);
         after.add(new VarInsnNode(Opcodes.ILOAD, slot));
         after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-        if (withHandler) {
-            LabelNode done = new LabelNode();
-            LabelNode handler = new LabelNode();
-            after.add(new org.objectweb.asm.tree.JumpInsnNode(Opcodes.GOTO, done));
-            after.add(handler);
-            after.add(new VarInsnNode(Opcodes.ILOAD, slot));
-            after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-            after.add(new InsnNode(Opcodes.ATHROW));
-            after.add(done);
-            mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
-        }
+        after.add(new org.objectweb.asm.tree.JumpInsnNode(Opcodes.GOTO, done));
+        after.add(handler);
+        after.add(new VarInsnNode(Opcodes.ILOAD, slot));
+        after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+        after.add(new InsnNode(Opcodes.ATHROW));
+        after.add(done);
+        mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
         mn.instructions.insert(last, after);
     }
 
