@@ -526,9 +526,37 @@ public final class Instrumenter {
         }
         if (suspendable.contains(Names.key(cn.name, mn.name, mn.desc))) {
             mark(mn);
+            initialiseAtNew(cn, mn);
             changed = true;
         }
         return changed;
+    }
+
+    /**
+     * The engine moves each {@code new T} of an instrumented method after the evaluation of the
+     * constructor's arguments. Where initialising {@code T} runs code, {@code T} is initialised at
+     * the original place, as the JLS says. Not for JDK classes (their initialisation is not observable
+     * by the program) nor for the method's own class and its supertypes (already initialised).
+     */
+    private void initialiseAtNew(ClassNode cn, MethodNode mn) {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i.getOpcode() != Opcodes.NEW) {
+                continue;
+            }
+            String type = ((TypeInsnNode) i).desc;
+            if (isJdk(type) || hierarchy.isSubtype(cn.name, type) || !hierarchy.initialisationRunsCode(type)) {
+                continue;
+            }
+            InsnList init = new InsnList();
+            init.add(new LdcInsnNode(Type.getObjectType(type)));
+            init.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.CLASS_INIT, "ensure", "(Ljava/lang/Class;)V", false));
+            mn.instructions.insertBefore(i, init);
+        }
+    }
+
+    private static boolean isJdk(String type) {
+        return type.startsWith("java/") || type.startsWith("javax/") || type.startsWith("jdk/") || type.startsWith("sun/")
+                || type.startsWith("com/sun/");
     }
 
     private static boolean isReflective(MethodInsnNode c) {
