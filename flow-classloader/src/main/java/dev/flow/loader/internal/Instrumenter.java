@@ -733,6 +733,9 @@ public final class Instrumenter {
             }
             changed = true;
             String originalName = mn.name;
+            MethodNode source = bridgeTarget(cn, mn);
+            int site = Pins.register(cn.name.replace('/', '.'), unsuffixed(source.name) + source.desc, firstLine(source),
+                    Pins.Reason.CALLBACK, strict);
             MethodNode wrapper = new MethodNode(mn.access & ~Opcodes.ACC_ABSTRACT, originalName, mn.desc, mn.signature,
                     mn.exceptions == null ? null : mn.exceptions.toArray(new String[0]));
             wrapper.visibleAnnotations = mn.visibleAnnotations;
@@ -741,7 +744,6 @@ public final class Instrumenter {
             mn.visibleParameterAnnotations = null;
             mn.name = originalName + Names.FLOW_SUFFIX;
             mn.access = (mn.access & ~Opcodes.ACC_BRIDGE) | Opcodes.ACC_SYNTHETIC;
-            int site = Pins.register(cn.name.replace('/', '.'), originalName + mn.desc, -1, Pins.Reason.CALLBACK, strict);
             pinnedCall(wrapper, site, 1, new MethodInsnNode(isInterface ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL,
                     cn.name, mn.name, mn.desc, isInterface));
             cn.methods.add(wrapper);
@@ -750,6 +752,42 @@ public final class Instrumenter {
             }
         }
         return changed;
+    }
+
+    /**
+     * The method a pin site at {@code mn} should name: {@code mn} itself, or for a compiler bridge the
+     * method of the class it forwards to (possibly already renamed with the flow suffix).
+     */
+    private static MethodNode bridgeTarget(ClassNode cn, MethodNode mn) {
+        if ((mn.access & Opcodes.ACC_BRIDGE) == 0) {
+            return mn;
+        }
+        for (AbstractInsnNode i = mn.instructions.getLast(); i != null; i = i.getPrevious()) {
+            if (i instanceof MethodInsnNode && ((MethodInsnNode) i).owner.equals(cn.name)) {
+                MethodInsnNode c = (MethodInsnNode) i;
+                String base = unsuffixed(c.name);
+                MethodNode target = Hierarchy.declared(cn, base, c.desc);
+                if (target == null) {
+                    target = Hierarchy.declared(cn, base + Names.FLOW_SUFFIX, c.desc);
+                }
+                return target != null ? target : mn;
+            }
+        }
+        return mn;
+    }
+
+    private static String unsuffixed(String name) {
+        return name.endsWith(Names.FLOW_SUFFIX) ? name.substring(0, name.length() - Names.FLOW_SUFFIX.length()) : name;
+    }
+
+    /** The first source line of {@code mn}'s body, or -1 without line numbers. */
+    private static int firstLine(MethodNode mn) {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof LineNumberNode) {
+                return ((LineNumberNode) i).line;
+            }
+        }
+        return -1;
     }
 
     /** Makes classes whose {@code call()} or {@code run()} can suspend into flow entry points. */
