@@ -22,6 +22,12 @@ class DispatchConformanceTest extends ConformanceSuite {
                 Case.of(p + "ComparatorThroughInterface").suspends(),
                 Case.of(p + "InputStreamReadDirectly").suspends(),
                 Case.of(p + "AbstractListGet").suspends(),
+                Case.of(p + "AbstractBaseReceiver").suspends(),
+                Case.of(p + "WideArguments").suspends(),
+                Case.of(p + "FailureThroughInterface").suspends(),
+                Case.of(p + "NullReceiver").suspends(),
+                Case.of(p + "DispatchInsideMonitor").pins("a synchronized block holds a monitor"),
+                Case.of(p + "DispatchInsideConstructor").pins("constructors cannot be suspended"),
                 Case.of(p + "ForEachWithInScopeConsumer").pins(CALLBACK),
                 Case.of(p + "SortWithAwaitingComparator").pins(CALLBACK),
                 Case.of(p + "BufferedAwaitingStream").pins(CALLBACK));
