@@ -44,14 +44,10 @@ final class Dispatch {
     /** A marker interface: its internal name and the classes that implement it directly. */
     static final class Marker {
         final String name;
-        final String method;
-        final String desc;
         final List<String> implementers = new ArrayList<>();
 
-        Marker(String name, String method, String desc) {
+        Marker(String name) {
             this.name = name;
-            this.method = method;
-            this.desc = desc;
         }
     }
 
@@ -98,7 +94,7 @@ final class Dispatch {
             String nameDesc = m[1] + m[2];
             Marker marker = byNameDesc.get(nameDesc);
             if (marker == null) {
-                marker = new Marker(markerName(m[1], m[2]), m[1], m[2]);
+                marker = new Marker(markerName(m[1], m[2]));
                 byNameDesc.put(nameDesc, marker);
                 ClassNode cn = new ClassNode();
                 cn.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_INTERFACE | Opcodes.ACC_ABSTRACT | Opcodes.ACC_SYNTHETIC,
