@@ -223,6 +223,20 @@ public final class Instrumenter {
         return null;
     }
 
+    /**
+     * The suspension point a call is, unless it resolves to an in-scope override of an out-of-scope
+     * blocking method: that body is instrumented and does its own waiting (awaiting the receiver
+     * first would wait on the object the body itself implements). Calls through the out-of-scope type
+     * stay suspension points, for receivers that are not in scope ({@link Dispatch} routes the others).
+     */
+    private SuspensionPoint pointFor(MethodInsnNode c) {
+        SuspensionPoint p = matchPoint(c);
+        if (p != null && !hierarchy.isInScope(p.owner()) && resolve(c.owner, c.name, c.desc) != null) {
+            return null;
+        }
+        return p;
+    }
+
     private static boolean isStaticPoint(SuspensionPoint p) {
         Type[] repl = Type.getArgumentTypes(p.replacementDescriptor());
         Type[] orig = Type.getArgumentTypes(p.descriptor());
@@ -254,7 +268,7 @@ public final class Instrumenter {
     }
 
     private boolean isSuspendableCall(MethodInsnNode c) {
-        if (matchPoint(c) != null) {
+        if (pointFor(c) != null) {
             return true;
         }
         String decl = resolve(c.owner, c.name, c.desc);
@@ -480,7 +494,7 @@ public final class Instrumenter {
                 continue;
             }
             MethodInsnNode c = (MethodInsnNode) i;
-            SuspensionPoint point = matchPoint(c);
+            SuspensionPoint point = pointFor(c);
             String decl = point == null ? resolve(c.owner, c.name, c.desc) : null;
             Dispatch.Marker marker = resolve(c.owner, c.name, c.desc) == null ? dispatch.markerFor(c) : null;
             boolean suspends = point != null || marker != null || (decl != null && suspendable.contains(decl));
