@@ -31,8 +31,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * defines a marker interface declaring the body, implemented by every in-scope class with a public
  * body of that name and descriptor. Each call site of that name and descriptor in instrumented code
  * tests its receiver: a marker implementation is called through the body (and may suspend), anything
- * else through the original call. Only classes implement markers, never interfaces, so a proxy of an
- * in-scope interface is still called through the original method. Classes load lazily, so the choice is made per call site from the
+ * else through the original call. In-scope interfaces extend the marker too (their default methods
+ * can be the target). Classes load lazily, so the choice is made per call site from the
  * name and descriptor, not from the receiver's class. Built and used under the instrumenter's
  * construction only.
  */
@@ -80,7 +80,7 @@ final class Dispatch {
 
     /**
      * Creates one marker per name and descriptor of {@code splitMethods} ({owner, name, desc}),
-     * makes every in-scope class (not interface) with a public body of it implement it, and
+     * makes every in-scope class or interface with a public body of it implement it, and
      * returns the markers' class nodes (their body methods are still to be marked for the engine).
      */
     List<ClassNode> createMarkers(Map<String, ClassNode> nodes, Collection<String[]> splitMethods, String suffix) {
@@ -88,7 +88,7 @@ final class Dispatch {
         for (String[] m : splitMethods) {
             ClassNode owner = nodes.get(m[0]);
             MethodNode body = Hierarchy.declared(owner, m[1], m[2]);
-            if (body == null || (body.access & Opcodes.ACC_PUBLIC) == 0 || (owner.access & Opcodes.ACC_INTERFACE) != 0) {
+            if (body == null || (body.access & Opcodes.ACC_PUBLIC) == 0) {
                 continue;
             }
             String nameDesc = m[1] + m[2];

@@ -495,8 +495,9 @@ public final class Instrumenter {
             }
             MethodInsnNode c = (MethodInsnNode) i;
             SuspensionPoint point = pointFor(c);
-            String decl = point == null ? resolve(c.owner, c.name, c.desc) : null;
-            Dispatch.Marker marker = resolve(c.owner, c.name, c.desc) == null ? dispatch.markerFor(c) : null;
+            String resolved = resolve(c.owner, c.name, c.desc);
+            String decl = point == null ? resolved : null;
+            Dispatch.Marker marker = resolved == null ? dispatch.markerFor(c) : null;
             boolean suspends = point != null || marker != null || (decl != null && suspendable.contains(decl));
             Pins.Reason reason = null;
             if (isReflective(c)) {

@@ -27,6 +27,7 @@ class DispatchConformanceTest extends ConformanceSuite {
                 Case.of(p + "FailureThroughInterface").suspends(),
                 Case.of(p + "NullReceiver").suspends(),
                 Case.of(p + "InScopeFutureGet").suspends(),
+                Case.of(p + "DefaultMethodThroughInterface").suspends(),
                 Case.of(p + "DispatchInsideMonitor").pins("a synchronized block holds a monitor"),
                 Case.of(p + "DispatchInsideConstructor").pins("constructors cannot be suspended"),
                 Case.of(p + "ForEachWithInScopeConsumer").pins(CALLBACK),
