@@ -15,6 +15,7 @@ class DispatchConformanceTest extends ConformanceSuite {
         String p = "flowtest.conformance.dispatch.";
         return Stream.of(
                 Case.of(p + "EnhancedForOverIterable").suspends(),
+                Case.of(p + "AwaitingHasNext").suspends(),
                 Case.of(p + "CallableThroughInterface").suspends(),
                 Case.of(p + "RunnableThroughInterface").suspends(),
                 Case.of(p + "SupplierThroughInterface").suspends(),
