@@ -23,6 +23,8 @@ class PinsConformanceTest extends ConformanceSuite {
                 Case.of(p + "ConstructorAwaitsCompleted").pins("constructors cannot be suspended"),
                 Case.of(p + "MonitorAwaitsCompleted").pins("a synchronized block holds a monitor"),
                 Case.of(p + "SynchronizedMethodAwaitsCompleted").pins("a synchronized method holds its monitor"),
-                Case.of(p + "CallbackAwaitsCompleted").pins("called back through an uninstrumented frame"));
+                Case.of(p + "CallbackAwaitsCompleted").pins("called back through an uninstrumented frame"),
+                Case.of(p + "OverrideCalledBackAwaitsCompleted").pins("called back through an uninstrumented frame"),
+                Case.of(p + "ReflectiveAwaitsCompleted").pins("reflective calls cannot be captured"));
     }
 }
