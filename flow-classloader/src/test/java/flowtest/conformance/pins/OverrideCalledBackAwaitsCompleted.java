@@ -1,26 +1,26 @@
 package flowtest.conformance.pins;
 
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
-/** {@code List.forEach} calls an in-scope consumer that awaits futures that are already complete. */
+/** {@code Map.forEach} calls an in-scope consumer that awaits a future that is already complete. */
 public final class OverrideCalledBackAwaitsCompleted implements Callable<Object> {
 
-    static final class Total implements Consumer<Integer> {
-        int sum;
+    static final class Weigh implements BiConsumer<String, Integer> {
+        long weight;
 
         @Override
-        public void accept(Integer i) {
-            sum += CompletableFuture.completedFuture(i).join();
+        public void accept(String key, Integer value) {
+            weight += key.length() * (long) CompletableFuture.completedFuture(value).join();
         }
     }
 
     @Override
     public Object call() {
-        Total t = new Total();
-        List.of(4, 5).forEach(t);
-        return t.sum;
+        Weigh w = new Weigh();
+        Map.of("ab", 3).forEach(w);
+        return w.weight;
     }
 }
