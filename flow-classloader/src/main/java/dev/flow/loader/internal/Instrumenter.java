@@ -518,11 +518,6 @@ public final class Instrumenter {
             edits.add(() -> {
                 AbstractInsnNode[] test = marker != null ? Dispatch.emit(mn, c, marker, Names.FLOW_SUFFIX) : null;
                 AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
-                if (point != null && strict) {
-                    MethodInsnNode check = new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "checkAwait", "()V", false);
-                    mn.instructions.insertBefore(range[0], check);
-                    range = new AbstractInsnNode[] {check, range[1]};
-                }
                 if (test != null) {
                     range = test;
                 }
@@ -587,8 +582,23 @@ public final class Instrumenter {
         }
     }
 
-    /** Rewrites a suspension point; returns the first and last instruction of the new call. */
+    /**
+     * Rewrites a suspension point; returns the first and last instruction of the new code. A strict
+     * loader first calls {@code Pins.checkAwait()}, which refuses the await if the flow is pinned,
+     * whether or not it would block.
+     */
     private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
+        AbstractInsnNode[] range = rewriteCall(mn, c, p);
+        if (!strict) {
+            return range;
+        }
+        MethodInsnNode check = new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "checkAwait", "()V", false);
+        mn.instructions.insertBefore(range[0], check);
+        return new AbstractInsnNode[] {check, range[1]};
+    }
+
+    /** Replaces the call of a suspension point; returns the first and last instruction of the new call. */
+    private AbstractInsnNode[] rewriteCall(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
         InsnList insns = mn.instructions;
         if (p.kind() == SuspensionPoint.Kind.AWAIT_RECEIVER) {
             InsnNode dup = new InsnNode(Opcodes.DUP);
