@@ -31,6 +31,7 @@ class DispatchConformanceTest extends ConformanceSuite {
                 Case.of(p + "DefaultMethodThroughInterface").suspends(),
                 Case.of(p + "DispatchInsideMonitor").pins("a synchronized block holds a monitor"),
                 Case.of(p + "DispatchInsideConstructor").pins("constructors cannot be suspended"),
+                Case.of(p + "DispatchInSuperArgument").pins("constructors cannot be suspended"),
                 Case.of(p + "ForEachWithInScopeConsumer").pins(CALLBACK),
                 Case.of(p + "SortWithAwaitingComparator").pins(CALLBACK),
                 Case.of(p + "BufferedAwaitingStream").pins(CALLBACK));
