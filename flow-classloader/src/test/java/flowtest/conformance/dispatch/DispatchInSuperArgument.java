@@ -6,22 +6,14 @@ import java.util.function.Supplier;
 /** An in-scope supplier that awaits, called through {@code Supplier.get} in the argument of {@code super(...)}. */
 public final class DispatchInSuperArgument implements Callable<Object> {
 
-    static class Base {
-        final int value;
-
-        Base(int value) {
-            this.value = value;
-        }
-    }
-
-    static final class Derived extends Base {
-        Derived(Supplier<Integer> s) {
-            super(s.get() * 3);
+    static final class Refusal extends Exception {
+        Refusal(Supplier<Integer> code) {
+            super("code " + code.get() * 3);
         }
     }
 
     @Override
     public Object call() {
-        return new Derived(new SupplierThroughInterface.Later()).value;
+        return new Refusal(new SupplierThroughInterface.Later()).getMessage();
     }
 }
