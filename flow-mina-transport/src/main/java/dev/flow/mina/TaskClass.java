@@ -3,6 +3,7 @@ package dev.flow.mina;
 import dev.flow.FlowScheduler;
 import dev.flow.SuspendPolicy;
 import dev.flow.internal.FlowTask;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
@@ -121,7 +122,7 @@ final class TaskClass {
 
     private static boolean matches(Class<?>[] params, Object[] args) {
         for (int i = 0; i < args.length; i++) {
-            Class<?> p = params[i + 1].isPrimitive() ? box(params[i + 1]) : params[i + 1];
+            Class<?> p = MethodType.methodType(params[i + 1]).wrap().returnType();
             if (args[i] == null ? params[i + 1].isPrimitive() : !p.isInstance(args[i])) {
                 return false;
             }
@@ -135,31 +136,6 @@ final class TaskClass {
             b.append(", ").append(a == null ? "null" : a.getClass().getSimpleName());
         }
         return b.toString();
-    }
-
-    private static Class<?> box(Class<?> p) {
-        if (p == int.class) {
-            return Integer.class;
-        }
-        if (p == long.class) {
-            return Long.class;
-        }
-        if (p == boolean.class) {
-            return Boolean.class;
-        }
-        if (p == double.class) {
-            return Double.class;
-        }
-        if (p == float.class) {
-            return Float.class;
-        }
-        if (p == short.class) {
-            return Short.class;
-        }
-        if (p == byte.class) {
-            return Byte.class;
-        }
-        return Character.class;
     }
 
     @Override

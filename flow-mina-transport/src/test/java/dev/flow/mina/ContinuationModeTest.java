@@ -47,17 +47,7 @@ class ContinuationModeTest {
 
     @AfterEach
     void checkNothingLeaked() throws Exception {
-        try {
-            connector.close();
-            for (FlowServer s : servers) {
-                s.close();
-                assertEquals(0, s.openSessions());
-            }
-            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
-        } finally {
-            scheduler.close();
-            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
-        }
+        Teardown.closeAll(connector, servers, scheduler);
         Conditions.await("no worker, timer or MINA thread of this test left", () -> leftoverThreads().isEmpty(),
                 () -> leftoverThreads().toString());
     }
