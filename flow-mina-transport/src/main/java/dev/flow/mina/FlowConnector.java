@@ -119,7 +119,7 @@ public final class FlowConnector implements AutoCloseable {
     public <T> FlowHandle<T> submit(FlowScheduler scheduler, Class<? extends Callable<T>> clientClass,
             SocketAddress address, Object... extraArgs) throws Exception {
         Objects.requireNonNull(scheduler, "scheduler");
-        TaskClass c = TaskClass.of(clientClass, MinaConnector.class, extraArgs);
+        TaskClass c = TaskClass.of(clientClass, Connector.class, extraArgs);
         if (TaskClass.suspends(scheduler) && !c.instrumented()) {
             throw TaskClass.notInstrumented(clientClass, "client class");
         }

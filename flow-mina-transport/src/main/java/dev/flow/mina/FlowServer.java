@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -120,6 +121,7 @@ public final class FlowServer implements AutoCloseable {
     private final ExecutorService setup;
     private final Map<IoSession, Session> sessions = new ConcurrentHashMap<>();
     private final Queue<Session> pending = new ConcurrentLinkedQueue<>();
+    private final Set<Thread> sessionThreads = ConcurrentHashMap.newKeySet();
     private final Object sessionsChanged = new Object();
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicLong accepted = new AtomicLong();
@@ -260,6 +262,17 @@ public final class FlowServer implements AutoCloseable {
                 }
             }
         }
+        for (Thread t : sessionThreads) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                break;
+            }
+            try {
+                t.join(left);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -319,9 +332,11 @@ public final class FlowServer implements AutoCloseable {
             Thread t = new Thread(() -> runOnThisThread(s), "flow-server-" + id + "-session-" + threads.incrementAndGet());
             t.setDaemon(true);
             s.thread = t;
+            sessionThreads.add(t);
             try {
                 t.start();
             } catch (OutOfMemoryError e) {
+                sessionThreads.remove(t);
                 s.thread = null;
                 finish(s, e);
             }
@@ -362,7 +377,11 @@ public final class FlowServer implements AutoCloseable {
             failure = e;
         }
         s.thread = null;
-        finish(s, failure);
+        try {
+            finish(s, failure);
+        } finally {
+            sessionThreads.remove(Thread.currentThread());
+        }
     }
 
     /** Continuation mode, on the setup thread: creates the task and submits it as the session's flow. */
@@ -393,7 +412,7 @@ public final class FlowServer implements AutoCloseable {
             outcome = Outcome.COMPLETED;
         } else if (closed.get()) {
             outcome = Outcome.STOPPED;
-        } else if (scheduler != null && (cause instanceof RejectedExecutionException || cause instanceof CancellationException)) {
+        } else if (scheduler != null && bySchedulerClose(cause)) {
             outcome = Outcome.STOPPED;
             if (schedulerClosedReported.compareAndSet(false, true)) {
                 warn(this + ": " + scheduler + " was closed before the server (" + cause
@@ -405,6 +424,16 @@ public final class FlowServer implements AutoCloseable {
             outcome = Outcome.FAILED;
         }
         end(s, outcome, cause);
+    }
+
+    /** Whether {@code cause} (or one of its causes) is the scheduler refusing or cancelling flows as it closes. */
+    private static boolean bySchedulerClose(Throwable cause) {
+        for (Throwable c = cause; c != null; c = c.getCause()) {
+            if (c instanceof RejectedExecutionException || c instanceof CancellationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -596,7 +625,7 @@ public final class FlowServer implements AutoCloseable {
          * @throws IllegalArgumentException naming the class if it has no such constructor
          */
         public Builder handler(Class<?> handlerClass, Object... extraArgs) {
-            this.taskClass = TaskClass.of(handlerClass, MinaTransport.class, extraArgs);
+            this.taskClass = TaskClass.of(handlerClass, Transport.class, extraArgs);
             this.factory = null;
             return this;
         }
@@ -609,7 +638,7 @@ public final class FlowServer implements AutoCloseable {
          * @throws IllegalArgumentException if the class cannot be loaded or has no such constructor
          */
         public Builder handler(ClassLoader loader, String className, Object... extraArgs) {
-            this.taskClass = TaskClass.load(loader, className, MinaTransport.class, extraArgs);
+            this.taskClass = TaskClass.load(loader, className, Transport.class, extraArgs);
             this.factory = null;
             return this;
         }

@@ -32,8 +32,8 @@ final class TaskClass {
     }
 
     /**
-     * Resolves the public constructor of {@code type} taking a {@code first} value then {@code
-     * extra}.
+     * Resolves the public constructor of {@code type} whose first parameter accepts any {@code first}
+     * (an API type such as {@code Transport}) and the others {@code extra}.
      *
      * @throws IllegalArgumentException naming the class and what is expected if there is none, or if
      *     the class is neither a {@link Callable} nor a {@link Runnable}
