@@ -128,6 +128,7 @@ public final class FlowServer implements AutoCloseable {
     private final AtomicLong threads = new AtomicLong();
     private final LongAdder completed = new LongAdder();
     private final LongAdder closedByPeer = new LongAdder();
+    private final LongAdder timedOut = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder stopped = new LongAdder();
     private final LongAdder rejected = new LongAdder();
@@ -201,7 +202,7 @@ public final class FlowServer implements AutoCloseable {
     /** A snapshot of the session counters. */
     public SessionStats stats() {
         return new SessionStats(accepted.get(), running.get(), pending.size(), completed.sum(), closedByPeer.sum(),
-                failed.sum(), stopped.sum(), rejected.sum());
+                timedOut.sum(), failed.sum(), stopped.sum(), rejected.sum());
     }
 
     /** Whether {@link #close()} has been called. */
@@ -420,6 +421,8 @@ public final class FlowServer implements AutoCloseable {
             }
         } else if (s.peerEnded && byPeer(cause)) {
             outcome = Outcome.CLOSED_BY_PEER;
+        } else if (cause instanceof SocketTimeoutException) {
+            outcome = Outcome.TIMED_OUT;
         } else {
             outcome = Outcome.FAILED;
         }
@@ -456,6 +459,9 @@ public final class FlowServer implements AutoCloseable {
                 break;
             case CLOSED_BY_PEER:
                 closedByPeer.increment();
+                break;
+            case TIMED_OUT:
+                timedOut.increment();
                 break;
             case STOPPED:
                 stopped.increment();
@@ -500,7 +506,7 @@ public final class FlowServer implements AutoCloseable {
         return "FlowServer[" + localAddress + ", open=" + sessions.size() + (closed.get() ? ", closed" : "") + "]";
     }
 
-    private enum Outcome { COMPLETED, CLOSED_BY_PEER, FAILED, STOPPED, REJECTED }
+    private enum Outcome { COMPLETED, CLOSED_BY_PEER, TIMED_OUT, FAILED, STOPPED, REJECTED }
 
     /** A session's state: written by MINA threads, the setup thread and the handler's thread. */
     private static final class Session {
