@@ -23,7 +23,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,25 +40,24 @@ class FlowServerSessionsTest {
     private final List<FlowServer> servers = new ArrayList<>();
     private final List<FlowScheduler> schedulers = new ArrayList<>();
 
-    /** Waits until {@code Gate.expected} sessions are inside at the same time, then says so. */
+    /** Counts itself in, waits (20 s at most) until every expected session is in at the same time, says so. */
     public static final class Gate implements Callable<String> {
         private final Transport t;
-        private final AtomicInteger inside;
-        private final Integer expected;
+        private final CountDownLatch allIn;
 
-        public Gate(Transport t, AtomicInteger inside, Integer expected) {
+        public Gate(Transport t, CountDownLatch allIn) {
             this.t = t;
-            this.inside = inside;
-            this.expected = expected;
+            this.allIn = allIn;
         }
 
         @Override
-        public String call() throws IOException {
+        public String call() throws IOException, InterruptedException {
             t.readLine();
-            inside.incrementAndGet();
-            Conditions.await(expected + " sessions inside at once", () -> inside.get() >= expected,
-                    Duration.ofSeconds(20), inside::toString);
-            t.writeLine("all " + expected + " in");
+            allIn.countDown();
+            if (!allIn.await(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(allIn.getCount() + " sessions still missing after 20 s");
+            }
+            t.writeLine("all in");
             return t.readLine();
         }
     }
@@ -116,8 +114,8 @@ class FlowServerSessionsTest {
     @Test
     void threadPerSessionServesMoreSessionsAtOnceThanAnyFixedPoolAndReleasesTheThreads() throws Exception {
         int n = 64;
-        AtomicInteger inside = new AtomicInteger();
-        FlowServer server = start(FlowServer.builder().threadPerSession().handler(Gate.class, inside, n));
+        CountDownLatch allIn = new CountDownLatch(n);
+        FlowServer server = start(FlowServer.builder().threadPerSession().handler(Gate.class, allIn));
         assertEquals(0, sessionThreads(), "no thread is started up front");
         List<Transport> clients = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -126,7 +124,7 @@ class FlowServerSessionsTest {
             clients.add(t);
         }
         for (Transport t : clients) {
-            assertEquals("all " + n + " in", t.readLine());
+            assertEquals("all in", t.readLine());
         }
         assertEquals(n, server.stats().running());
         for (Transport t : clients) {
