@@ -701,8 +701,9 @@ public final class FlowServer implements AutoCloseable {
         /**
          * Called once for each session whose handler failed on its own ({@link SessionStats#failed()}),
          * on the thread where the handler ended; must not block. Default: a warning with the stack
-         * trace through SLF4J when a binding is active, else one line through {@link System.Logger}
-         * (by default {@code java.util.logging}, printed on standard error).
+         * trace through SLF4J when it logs warnings, else (no binding, or slf4j-nop) one line through
+         * {@link System.Logger} (by default {@code java.util.logging}, printed on standard error); pass
+         * {@code (t, e) -> { }} to silence it.
          */
         public Builder onFailure(BiConsumer<? super Transport, ? super Throwable> onFailure) {
             this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
