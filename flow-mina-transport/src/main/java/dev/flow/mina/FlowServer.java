@@ -225,6 +225,8 @@ public final class FlowServer implements AutoCloseable {
         }
         // Fail the session flows before unbinding: unbinding closes the sessions, which would read as a
         // clean end of stream.
+        // Threads remove themselves just before they end: take them now to join them below.
+        List<Thread> handlerThreads = new ArrayList<>(sessionThreads);
         IOException stopping = new IOException("server " + localAddress + " stopped");
         List<CloseFuture> closing = new ArrayList<>();
         for (Session s : sessions.values()) {
@@ -263,7 +265,8 @@ public final class FlowServer implements AutoCloseable {
                 }
             }
         }
-        for (Thread t : sessionThreads) {
+        handlerThreads.addAll(sessionThreads);
+        for (Thread t : handlerThreads) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left <= 0) {
                 break;
