@@ -165,7 +165,7 @@ public final class FlowServer implements AutoCloseable {
         }
         b.filters.applyTo(acceptor.getFilterChain());
         acceptor.getFilterChain().addLast(PEER_EVENTS, new PeerEvents());
-        acceptor.setHandler(new TransportIoHandler(b.config, new Sessions()));
+        acceptor.setHandler(new TransportIoHandler(b.config, new Sessions(), b.inputBudget));
         acceptor.setCloseOnDeactivation(true);
         try {
             acceptor.bind(bindAddress);
@@ -597,6 +597,7 @@ public final class FlowServer implements AutoCloseable {
         private int maxSessions = DEFAULT_MAX_SESSIONS;
         private Overflow overflow = Overflow.REJECT;
         private BiConsumer<? super Transport, ? super Throwable> onFailure;
+        private InputBudget inputBudget;
         private final FilterList filters = new FilterList();
 
         private Builder() {
@@ -692,6 +693,17 @@ public final class FlowServer implements AutoCloseable {
                 throw new IllegalArgumentException("maxSessions: " + maxSessions + " (expected: > 0)");
             }
             this.maxSessions = maxSessions;
+            return this;
+        }
+
+        /**
+         * Caps the unread input buffered by all sessions of this server (and of any other server or
+         * transport given the same budget): at the cap, reading stops on every such session until the
+         * handlers have read a quarter of it. Default: none, each session is held to its own
+         * high-water mark only (see {@link InputBudget}).
+         */
+        public Builder inputBudget(InputBudget inputBudget) {
+            this.inputBudget = Objects.requireNonNull(inputBudget, "inputBudget");
             return this;
         }
 

@@ -281,4 +281,80 @@ class FlowServerSessionsTest {
         }
         assertTrue(reported.isEmpty(), reported::toString);
     }
+
+    /** Waits for a go signal, then reads exactly {@code length} bytes and answers with their sum. */
+    public static final class LateReader implements Callable<Long> {
+        private final Transport t;
+        private final CountDownLatch go;
+        private final Integer length;
+
+        public LateReader(Transport t, CountDownLatch go, Integer length) {
+            this.t = t;
+            this.go = go;
+            this.length = length;
+        }
+
+        @Override
+        public Long call() throws IOException, InterruptedException {
+            if (!go.await(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no go signal within 20 s");
+            }
+            long sum = 0;
+            for (byte b : t.readFully(length)) {
+                sum += b & 0xff;
+            }
+            t.writeLine(String.valueOf(sum));
+            return sum;
+        }
+    }
+
+    @Test
+    void anInputBudgetCapsTheInputBufferedAcrossTheServersSessions() throws Exception {
+        int sessions = 4;
+        int length = 256 * 1024;
+        InputBudget budget = new InputBudget(32 * 1024);
+        CountDownLatch go = new CountDownLatch(1);
+        FlowServer server = start(FlowServer.builder().threadPerSession().inputBudget(budget)
+                .handler(LateReader.class, go, length));
+        InetSocketAddress address = (InetSocketAddress) server.localAddress();
+        byte[] data = new byte[length];
+        long expected = 0;
+        for (int i = 0; i < length; i++) {
+            data[i] = (byte) (i * 31);
+            expected += data[i] & 0xff;
+        }
+        List<Socket> sockets = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<String>> answers = new ArrayList<>();
+        try {
+            for (int i = 0; i < sessions; i++) {
+                Socket raw = new Socket(address.getAddress(), address.getPort());
+                raw.setSoTimeout(20_000);
+                sockets.add(raw);
+                answers.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        raw.getOutputStream().write(data);
+                        return new BufferedReader(new InputStreamReader(raw.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }));
+            }
+            Conditions.await("the sessions to buffer up to the cap", () -> budget.usedBytes() >= budget.maxBytes(),
+                    budget::toString);
+            long maxSlack = sessions * 64L * 1024; // what MINA had read already when the cap was hit: one read buffer each
+            assertTrue(budget.usedBytes() <= budget.maxBytes() + maxSlack, "over the cap: " + budget);
+            assertTrue(budget.usedBytes() < (long) sessions * length / 2, "reading stopped at the cap: " + budget);
+            go.countDown();
+            for (java.util.concurrent.CompletableFuture<String> a : answers) {
+                assertEquals(String.valueOf(expected), a.get(20, TimeUnit.SECONDS), () -> "every byte arrives, in order: "
+                        + budget + " " + server.stats());
+            }
+        } finally {
+            for (Socket raw : sockets) {
+                raw.close();
+            }
+        }
+        Conditions.await("the sessions to complete", () -> server.stats().completed() == sessions, () -> server.stats().toString());
+        Conditions.await("the budget to be released", () -> budget.usedBytes() == 0, budget::toString);
+    }
 }
