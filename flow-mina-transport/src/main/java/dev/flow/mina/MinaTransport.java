@@ -606,6 +606,24 @@ public final class MinaTransport implements AsyncTransport {
     }
 
     /**
+     * The session has closed: ends the input and fails the last write if it is still pending. MINA
+     * does not complete the future of a write it was in the middle of sending when the peer closed,
+     * so a writer waiting on it (back-pressure, flush) would otherwise wait for ever (#8.11).
+     */
+    void onSessionClosed() {
+        onInputClosed();
+        IoFutureAwaitable last = lastWrite;
+        if (last != null && !last.isDone()) {
+            IOException cause;
+            synchronized (lock) {
+                cause = ended != null ? ended
+                        : new IOException("connection to " + remoteAddress() + " closed before the write completed");
+            }
+            ((WriteFuture) last.future()).setException(cause);
+        }
+    }
+
+    /**
      * Ends the session from this side with {@code cause}: input already buffered can still be read,
      * then every read throws {@code cause}, and every write fails with it from now on (also the
      * writes still queued). Used when a server stops. Never blocks.
