@@ -107,6 +107,8 @@ public final class MinaTransport implements AsyncTransport {
 
     private final AtomicInteger trafficWip = new AtomicInteger();
     private volatile IoFutureAwaitable lastWrite;
+    /** Set once MINA reported the session closed. */
+    private volatile boolean sessionClosed;
 
     MinaTransport(IoSession session, TransportConfig config, InputBudget budget) {
         this.budget = budget;
@@ -493,6 +495,11 @@ public final class MinaTransport implements AsyncTransport {
         WriteFuture f = session.write(b);
         IoFutureAwaitable w = new IoFutureAwaitable(f);
         lastWrite = w;
+        if (sessionClosed) {
+            // The session closed between session.write and lastWrite = w: onSessionClosed saw the
+            // previous write. Both fields are volatile, so one of the two sides fails this one.
+            failIfPending(w);
+        }
         f.addListener(writeListener);
         return w.isDone() || session.getScheduledWriteBytes() > WRITE_HIGH_WATER ? w : Signal.DONE;
     }
@@ -602,6 +609,29 @@ public final class MinaTransport implements AsyncTransport {
         }
         if (trafficControl) {
             adjustTraffic();
+        }
+    }
+
+    /**
+     * The session has closed: ends the input and fails the last write if it is still pending. MINA
+     * does not complete the future of a write it was in the middle of sending when the peer closed,
+     * so a writer waiting on it (back-pressure, flush) would otherwise wait for ever (#8.11).
+     */
+    void onSessionClosed() {
+        sessionClosed = true;
+        onInputClosed();
+        failIfPending(lastWrite);
+    }
+
+    /** Fails {@code w} if it is still pending after the session closed. */
+    private void failIfPending(IoFutureAwaitable w) {
+        if (w != null && !w.isDone()) {
+            IOException cause;
+            synchronized (lock) {
+                cause = ended != null ? ended
+                        : new IOException("connection to " + remoteAddress() + " closed before the write completed");
+            }
+            ((WriteFuture) w.future()).setException(cause);
         }
     }
 
@@ -781,6 +811,17 @@ public final class MinaTransport implements AsyncTransport {
     long decodedBytes() {
         synchronized (lock) {
             return in.decodedBytes();
+        }
+    }
+
+    /** A one-line account of the transport's state, for diagnostics. */
+    String state() {
+        IoFutureAwaitable last = lastWrite;
+        synchronized (lock) {
+            return this + ": buffered=" + in.size() + " eof=" + eof + " closed=" + closed + " failure=" + failure
+                    + " waiter=" + waiter + " readSuspended=" + readSuspended + " lastWrite="
+                    + (last == null ? "none" : last.isDone() ? "done" : "pending") + " sessionClosed=" + sessionClosed
+                    + " connected=" + session.isConnected();
         }
     }
 

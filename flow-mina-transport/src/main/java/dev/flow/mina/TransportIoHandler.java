@@ -85,7 +85,7 @@ final class TransportIoHandler extends IoHandlerAdapter {
     public void sessionClosed(IoSession session) {
         MinaTransport t = MinaTransport.of(session);
         if (t != null) {
-            t.onInputClosed();
+            t.onSessionClosed();
             if (listener != null) {
                 listener.closed(t);
             }
