@@ -423,12 +423,14 @@ public final class FlowServer implements AutoCloseable {
                 warn(this + ": " + scheduler + " was closed before the server (" + cause
                         + "); its sessions are closed without further report; close the server first");
             }
+        } else if (causedBy(cause, SocketTimeoutException.class)) {
+            // also wrapped: an idle timeout reaches the handler as a failed connection, and MINA then
+            // reports the session closed as if by the peer
+            outcome = Outcome.TIMED_OUT;
         } else if ((s.peerEnded || causedBy(cause, WriteToClosedSessionException.class)) && byPeer(cause)) {
             // MINA fails the queued writes of a peer that reset during a write before it reports the
             // session closed: the writer may see the failure first.
             outcome = Outcome.CLOSED_BY_PEER;
-        } else if (cause instanceof SocketTimeoutException) {
-            outcome = Outcome.TIMED_OUT;
         } else {
             outcome = Outcome.FAILED;
         }
@@ -437,7 +439,7 @@ public final class FlowServer implements AutoCloseable {
 
     /**
      * Whether {@code cause} or one of its causes is one of {@code types}: the scheduler refusing or
-     * cancelling flows as it closes, or MINA failing writes to a session closed under them.
+     * cancelling flows as it closes, a timeout, or MINA failing writes to a session closed under them.
      */
     private static boolean causedBy(Throwable cause, Class<?>... types) {
         for (Throwable c = cause; c != null; c = c.getCause()) {

@@ -3,10 +3,12 @@ package dev.flow.mina;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.flow.FlowScheduler;
+import dev.flow.TransportConfig;
 import dev.flow.loader.ContinuationClassLoader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -17,12 +19,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A peer that resets the connection while the server writes to it is the peer's doing: MINA fails the
- * queued writes with {@code WriteToClosedSessionException} before it reports the session closed, and
- * the session must still count as closed by the peer, not as a handler failure.
+ * How sessions that end by a fault are counted, whichever of the handler and MINA's events comes
+ * first. A peer that resets while the server writes is the peer's doing: MINA fails the queued writes
+ * with {@code WriteToClosedSessionException} before it reports the session closed. An idle timeout is
+ * a timeout, although the transport reports it to the handler as a failed connection and MINA reports
+ * the session closed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class FlowServerPeerResetTest {
+class FlowServerSessionOutcomeTest {
 
     private static final int SESSIONS = 60;
     private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
@@ -45,6 +49,33 @@ class FlowServerPeerResetTest {
     @Test
     void peerResetDuringResponseCountsAsClosedByPeerInSyncMode() throws Exception {
         assertResetsAreThePeersDoing(FlowServer.builder().threadPerSession());
+    }
+
+    @Test
+    void idleTimeoutCountsAsTimedOutNotAsFailureOrPeer() throws Exception {
+        FlowServer server = FlowServer.builder().scheduler(scheduler)
+                .config(TransportConfig.builder().idleTimeout(Duration.ofSeconds(1)).build())
+                .handler(LOADER, "flowtest.mina.LineEcho", new ConcurrentLinkedQueue<String>())
+                .onFailure((t, e) -> reported.add(e))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < SESSIONS; i++) {
+                Socket s = new Socket();
+                idle.add(s);
+                s.connect(server.localAddress(), 5_000);
+            }
+            Conditions.await("every session to end", () -> ended(server.stats()) == SESSIONS,
+                    () -> server.stats().toString());
+        } finally {
+            for (Socket s : idle) {
+                s.close();
+            }
+        }
+        SessionStats s = server.stats();
+        assertEquals(List.of(), new ArrayList<>(reported), s.toString());
+        assertEquals(SESSIONS, s.timedOut(), s.toString());
     }
 
     private void assertResetsAreThePeersDoing(FlowServer.Builder b) throws Exception {
