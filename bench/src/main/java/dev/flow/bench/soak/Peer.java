@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.LongAccumulator;
 
 /**
  * The kinds of client the soak runs, each a blocking-socket behaviour on 127.0.0.1 with the outcome it
- * expects from the server, and its counters. A behaviour throws {@link Unexpected} (or an {@link
- * IOException}) when the server does not do what it should; a behaviour runs on the client thread that
- * calls it and counts its outcome in a {@link Tally}.
+ * expects from the server. A behaviour throws {@link Unexpected} (or an {@link IOException}) when the
+ * server does not do what it should; it runs on the client thread that calls it, which counts its
+ * outcome in a {@link Tally}.
  */
 enum Peer {
     /** Echoes 50 lines, reads a 64 KiB blob, sends QUIT and expects the server to close. */
@@ -58,7 +58,7 @@ enum Peer {
         }
     }
 
-    /** The outcomes of one kind of peer in one soak run. Thread-safe. */
+    /** The outcomes of one kind of peer in one soak run, in connections. Thread-safe. */
     static final class Tally {
         final AtomicLong ok = new AtomicLong();
         final AtomicLong cutByRestart = new AtomicLong();
@@ -67,38 +67,38 @@ enum Peer {
         final LongAccumulator maxCutMs = new LongAccumulator(Math::max, -1);
     }
 
-    /** Runs one round of this behaviour against the server at {@code address}; counts successes in {@code t}. */
-    void runOnce(InetSocketAddress address, SoakOptions o, String id, Tally t) throws IOException, Unexpected,
+    /**
+     * Runs one round of this behaviour against the server at {@code address}. Returns how long the
+     * server took to close a session this kind expects it to close, in ms, or -1 for kinds that close
+     * themselves.
+     */
+    long runOnce(InetSocketAddress address, SoakOptions o, String id) throws IOException, Unexpected,
             InterruptedException {
         switch (this) {
             case ECHO:
                 echo(address, id);
-                t.ok.incrementAndGet();
-                break;
+                return -1;
             case SLOW:
-                t.maxCutMs.accumulate(slow(address, o));
-                t.ok.incrementAndGet();
-                break;
+                return slow(address, o);
             case RESET_MID_LINE:
                 resetMidLine(address, id);
-                t.ok.incrementAndGet();
-                break;
+                return -1;
             case RESET_MID_RESPONSE:
                 resetMidResponse(address);
-                t.ok.incrementAndGet();
-                break;
+                return -1;
             case STOP_READING:
                 stopReading(address, o);
-                t.ok.incrementAndGet();
-                break;
+                return -1;
             case LONG_LINE:
-                t.maxCutMs.accumulate(longLine(address, o));
-                t.ok.incrementAndGet();
-                break;
+                return longLine(address, o);
             default:
-                t.maxCutMs.accumulate(idle(address, o));
-                t.ok.addAndGet(o.idleBatch);
+                return idle(address, o);
         }
+    }
+
+    /** The connections one round opens: {@code idleBatch} for {@link #IDLE}, else 1. */
+    int connectionsPerRound(SoakOptions o) {
+        return this == IDLE ? o.idleBatch : 1;
     }
 
     private static Socket connect(InetSocketAddress address, int receiveBuffer) throws IOException {

@@ -107,7 +107,7 @@ public final class Soak {
                 options.writeTimeout, options.maxSessions, options.inputBudgetBytes >> 20);
         Generation warmUp = startGeneration(0);
         try {
-            Peer.ECHO.runOnce(warmUp.address, options, "warm-up", new Peer.Tally());
+            Peer.ECHO.runOnce(warmUp.address, options, "warm-up");
         } catch (Peer.Unexpected e) {
             problems.add("warm-up: " + e.getMessage());
         }
@@ -166,7 +166,14 @@ public final class Soak {
                     continue;
                 }
                 try {
-                    p.runOnce(current.address, options, id + "-" + round, tally);
+                    long cutMs = p.runOnce(current.address, options, id + "-" + round);
+                    if (epoch.get() != epochAtStart) {
+                        // the server may have closed the connections because it was closing, not by a limit
+                        tally.cutByRestart.addAndGet(p.connectionsPerRound(options));
+                    } else {
+                        tally.ok.addAndGet(p.connectionsPerRound(options));
+                        tally.maxCutMs.accumulate(cutMs);
+                    }
                     Thread.sleep(p.pauseMs);
                 } catch (IOException | Peer.Unexpected e) {
                     if (epoch.get() != epochAtStart) {
