@@ -1,0 +1,83 @@
+package dev.flow.samples.launcher;
+
+import java.util.Arrays;
+
+/**
+ * A growable byte buffer in which a protocol session assembles its replies, so that each reply (or
+ * a batch of pipelined replies) goes out in one {@code Transport.write}. Holds no I/O itself: the
+ * session writes {@code array()[0..size())} and then calls {@link #reset()}.
+ *
+ * <p>Not thread-safe: one per session.
+ */
+public final class OutputBuffer {
+
+    private byte[] buf;
+    private int size;
+
+    /** Creates an empty buffer with room for {@code capacity} bytes before it grows. */
+    public OutputBuffer(int capacity) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("capacity: " + capacity + " (expected: > 0)");
+        }
+        this.buf = new byte[capacity];
+    }
+
+    /** Appends the characters of {@code s}, each as one byte (ISO-8859-1: headers, RESP lines). */
+    public OutputBuffer ascii(CharSequence s) {
+        int n = s.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            buf[size++] = (byte) s.charAt(i);
+        }
+        return this;
+    }
+
+    /** Appends {@code n} in decimal. */
+    public OutputBuffer decimal(long n) {
+        return ascii(Long.toString(n));
+    }
+
+    /** Appends {@code "\r\n"}. */
+    public OutputBuffer crlf() {
+        ensure(2);
+        buf[size++] = '\r';
+        buf[size++] = '\n';
+        return this;
+    }
+
+    /** Appends {@code b}. */
+    public OutputBuffer bytes(byte[] b) {
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, size, b.length);
+        size += b.length;
+        return this;
+    }
+
+    /** The backing array; valid up to {@link #size()} until the next append or reset. */
+    public byte[] array() {
+        return buf;
+    }
+
+    /** The number of bytes appended since the last reset. */
+    public int size() {
+        return size;
+    }
+
+    /** Empties the buffer, keeping its capacity up to 64 KiB. */
+    public void reset() {
+        size = 0;
+        if (buf.length > 64 * 1024) {
+            buf = new byte[64 * 1024];
+        }
+    }
+
+    private void ensure(int n) {
+        if (buf.length - size < n) {
+            long want = Math.max((long) size + n, (long) buf.length * 2);
+            if (want > Integer.MAX_VALUE - 8) {
+                throw new OutOfMemoryError("output buffer: " + want + " bytes (expected: < 2 GiB)");
+            }
+            buf = Arrays.copyOf(buf, (int) want);
+        }
+    }
+}
