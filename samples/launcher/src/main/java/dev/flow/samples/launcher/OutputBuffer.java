@@ -47,10 +47,21 @@ public final class OutputBuffer {
 
     /** Appends {@code b}. */
     public OutputBuffer bytes(byte[] b) {
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, size, b.length);
-        size += b.length;
+        return bytes(b, 0, b.length);
+    }
+
+    /** Appends {@code len} bytes of {@code b} from {@code off}. */
+    public OutputBuffer bytes(byte[] b, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        ensure(len);
+        System.arraycopy(b, off, buf, size, len);
+        size += len;
         return this;
+    }
+
+    /** A copy of the bytes appended since the last reset. */
+    public byte[] toByteArray() {
+        return Arrays.copyOf(buf, size);
     }
 
     /** The backing array; valid up to {@link #size()} until the next append or reset. */

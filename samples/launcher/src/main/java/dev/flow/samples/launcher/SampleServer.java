@@ -122,6 +122,11 @@ public final class SampleServer implements AutoCloseable {
         return scheduler.stats();
     }
 
+    /** The number of sessions accepted since the server started. */
+    public long acceptedSessions() {
+        return server.acceptedSessions();
+    }
+
     /** The number of sessions open right now. */
     public int openSessions() {
         return server.openSessions();
@@ -152,13 +157,22 @@ public final class SampleServer implements AutoCloseable {
         return options;
     }
 
-    /** Stops accepting, closes every session, then the scheduler. A second call does nothing. */
+    /**
+     * Stops accepting, closes every session (their flows fail with an {@code IOException} at their next
+     * read or write), then closes the scheduler and waits up to 10 s for its workers to stop. A second
+     * call does nothing. Restores the interrupt if interrupted.
+     */
     @Override
     public void close() {
         try {
             server.close();
         } finally {
             scheduler.close();
+            try {
+                scheduler.awaitTermination(Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -54,7 +54,7 @@ class RedisServerJedisTest {
     }
 
     @AfterEach
-    void countersBackToZero() {
+    void countersBackToZero() throws InterruptedException {
         if (server == null) {
             return;
         }
@@ -65,6 +65,17 @@ class RedisServerJedisTest {
         }
         assertEquals(0, server.stats().active(), () -> server.stats().toString());
         assertEquals(0, server.stats().suspended(), () -> server.stats().toString());
+        assertTrue(server.stats().isIdle(), () -> server.stats().toString());
+        assertNoSchedulerThreadLeft("redis-server");
+    }
+
+    private static void assertNoSchedulerThreadLeft(String prefix) throws InterruptedException {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(prefix)) {
+                t.join(10_000);
+                assertTrue(!t.isAlive(), () -> "thread left: " + t.getName());
+            }
+        }
     }
 
     @ParameterizedTest
