@@ -4,6 +4,7 @@ import dev.flow.TransportConfig;
 import java.io.IOException;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.session.IdleStatus;
 import org.apache.mina.core.session.IoSession;
 
 /**
@@ -77,6 +78,16 @@ final class TransportIoHandler extends IoHandlerAdapter {
             if (listener != null) {
                 listener.closed(t);
             }
+        }
+    }
+
+    @Override
+    public void sessionIdle(IoSession session, IdleStatus status) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t == null) {
+            session.closeNow();
+        } else {
+            t.onIdle();
         }
     }
 

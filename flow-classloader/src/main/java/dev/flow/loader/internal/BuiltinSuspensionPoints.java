@@ -26,16 +26,17 @@ public final class BuiltinSuspensionPoints {
 
     static List<SuspensionPoint> builtins() {
         List<SuspensionPoint> p = new ArrayList<>();
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "readLine", "()Ljava/lang/String;",
-                AWAITS, "readLine", "(Ldev/flow/Transport;)Ljava/lang/String;"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "read", "([BII)I",
-                AWAITS, "read", "(Ldev/flow/Transport;[BII)I"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "writeLine", "(Ljava/lang/String;)V",
-                AWAITS, "writeLine", "(Ldev/flow/Transport;Ljava/lang/String;)V"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "write", "([BII)V",
-                AWAITS, "write", "(Ldev/flow/Transport;[BII)V"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "flush", "()V",
-                AWAITS, "flush", "(Ldev/flow/Transport;)V"));
+        transport(p, "readLine", "()Ljava/lang/String;");
+        transport(p, "readLine", "(Ldev/flow/LineTerminator;I)Ljava/lang/String;");
+        transport(p, "read", "([BII)I");
+        transport(p, "readFully", "([BII)V");
+        transport(p, "readFully", "(I)[B");
+        transport(p, "skip", "(J)V");
+        transport(p, "writeLine", "(Ljava/lang/String;)V");
+        transport(p, "write", "([BII)V");
+        transport(p, "write", "([B)V");
+        transport(p, "writeText", "(Ljava/lang/String;)V");
+        transport(p, "flush", "()V");
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
                 AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
@@ -58,5 +59,11 @@ public final class BuiltinSuspensionPoints {
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "sleep", "(Ljava/time/Duration;)V",
                 AWAITS, "sleep", "(Ljava/time/Duration;)V"));
         return p;
+    }
+
+    /** A blocking {@code Transport} method replaced by the {@code Awaits} form taking the transport first. */
+    private static void transport(List<SuspensionPoint> p, String name, String descriptor) {
+        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, name, descriptor,
+                AWAITS, name, "(L" + TRANSPORT + ";" + descriptor.substring(1)));
     }
 }
