@@ -283,7 +283,7 @@ class FlowServerTest {
     void startRejectsIncompleteOrInvalidSettings() throws Exception {
         IllegalStateException noScheduler = assertThrows(IllegalStateException.class,
                 () -> FlowServer.builder().handler(Echo::new).start(ANY_LOOPBACK_PORT));
-        assertEquals("scheduler: null (expected: set with scheduler(...))", noScheduler.getMessage());
+        assertEquals("scheduler: null (expected: set with scheduler(...), or threadPerSession())", noScheduler.getMessage());
         IllegalStateException noHandler = assertThrows(IllegalStateException.class,
                 () -> FlowServer.builder().scheduler(scheduler).start(ANY_LOOPBACK_PORT));
         assertTrue(noHandler.getMessage().startsWith("handler: null"), noHandler.getMessage());
