@@ -42,9 +42,6 @@ class HttpServerClientTest {
 
     private void start(String mode, String... more) throws IOException {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--mode", mode));
-        if (mode.equals("sync")) {
-            args.addAll(List.of("--workers", "64"));
-        }
         args.addAll(List.of(more));
         server = SampleServer.start(new HttpProtocol(),
                 LaunchOptions.parse(new HttpProtocol().settings(), args.toArray(new String[0])));
@@ -66,8 +63,10 @@ class HttpServerClientTest {
         }
         // HttpClient keeps idle connections open; closing the server fails their flows.
         server.close();
-        assertTrue(server.stats().isIdle(), () -> "not idle: " + server.stats());
+        server.flowStats().ifPresent(s -> assertTrue(s.isIdle(), () -> "not idle: " + s));
         assertEquals(0, server.openSessions());
+        assertEquals(0, server.sessionStats().running(), () -> server.sessionStats().toString());
+        assertEquals(0, server.sessionStats().failed(), () -> server.sessionStats().toString());
         assertNoSchedulerThreadLeft("http-server");
     }
 
@@ -208,18 +207,18 @@ class HttpServerClientTest {
             for (Socket s : sockets) {
                 s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             }
-            assertEquals(n, server.acceptedSessions());
             for (Socket s : sockets) {
                 String head = readResponse(s.getInputStream());
                 assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n") && head.endsWith("Hello from Flow\n"), head);
             }
+            assertEquals(n, server.acceptedSessions());
             assertEquals(n, server.openSessions());
         } finally {
             for (Socket s : sockets) {
                 s.close();
             }
         }
-        assertTrue(server.awaitIdle(Duration.ofSeconds(30)), () -> server.stats().toString());
+        assertTrue(server.awaitIdle(Duration.ofSeconds(30)), () -> server.flowStats() + " " + server.sessionStats());
     }
 
     /** Reads one response with a Content-Length body. */

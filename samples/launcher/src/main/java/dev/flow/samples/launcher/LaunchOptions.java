@@ -12,14 +12,15 @@ import java.util.Map;
  * {@code --port P --mode sync|continuation [--workers N] [--policy immediately|after:1ms|adaptive]}
  * plus the protocol's own settings. Immutable.
  *
- * <p>Defaults: port 0 (a free one), mode continuation, 2 workers in continuation mode and 1024 in
- * sync mode (one session per worker thread), policy {@code immediately}.
+ * <p>Defaults: port 0 (a free one), mode continuation, 2 workers, policy {@code immediately}, at most
+ * 65,536 sessions at once (more are closed at once). Sync mode runs one thread per session and takes
+ * neither {@code --workers} nor {@code --policy}.
  */
 public final class LaunchOptions {
 
     /** How the session handler runs. */
     public enum Mode {
-        /** Loaded normally: each session blocks a worker thread while it waits. */
+        /** Loaded normally: each session runs on a thread of its own and blocks it while it waits. */
         SYNC,
         /** Loaded through the {@code ContinuationClassLoader}: sessions suspend while they wait. */
         CONTINUATION
@@ -27,20 +28,24 @@ public final class LaunchOptions {
 
     /** The most worker threads, the scheduler's limit. */
     static final int MAX_WORKERS = 1024;
+    /** The default of {@code --max-sessions}. */
+    static final int DEFAULT_MAX_SESSIONS = 65_536;
 
     private final int port;
     private final Mode mode;
     private final int workers;
     private final SuspendPolicy policy;
+    private final int maxSessions;
     private final Map<String, String> settings;
     private final boolean help;
 
-    private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, Map<String, String> settings,
-            boolean help) {
+    private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, int maxSessions,
+            Map<String, String> settings, boolean help) {
         this.port = port;
         this.mode = mode;
         this.workers = workers;
         this.policy = policy;
+        this.maxSessions = maxSessions;
         this.settings = Map.copyOf(settings);
         this.help = help;
     }
@@ -55,6 +60,7 @@ public final class LaunchOptions {
         Mode mode = Mode.CONTINUATION;
         Integer workers = null;
         SuspendPolicy policy = null;
+        int maxSessions = DEFAULT_MAX_SESSIONS;
         Map<String, String> settings = new LinkedHashMap<>();
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
@@ -90,6 +96,9 @@ public final class LaunchOptions {
                 case "policy":
                     policy = parsePolicy(value);
                     break;
+                case "max-sessions":
+                    maxSessions = number("--max-sessions", value, 1, Integer.MAX_VALUE);
+                    break;
                 default:
                     String key = name;
                     if (protocolSettings.stream().noneMatch(s -> s.name().equals(key))) {
@@ -98,11 +107,12 @@ public final class LaunchOptions {
                     settings.put(name, value);
             }
         }
-        if (policy != null && mode == Mode.SYNC) {
-            throw new IllegalArgumentException("--policy: " + policy + " (expected: only with --mode continuation)");
+        if (mode == Mode.SYNC && (policy != null || workers != null)) {
+            throw new IllegalArgumentException((policy != null ? "--policy: " + policy : "--workers: " + workers)
+                    + " (expected: only with --mode continuation; sync mode runs one thread per session, see --max-sessions)");
         }
-        int w = workers != null ? workers : mode == Mode.SYNC ? MAX_WORKERS : 2;
-        return new LaunchOptions(port, mode, w, policy != null ? policy : SuspendPolicy.immediately(), settings, help);
+        return new LaunchOptions(port, mode, workers != null ? workers : 2,
+                policy != null ? policy : SuspendPolicy.immediately(), maxSessions, settings, help);
     }
 
     private static Mode parseMode(String v) {
@@ -158,12 +168,14 @@ public final class LaunchOptions {
         b.append("usage: java -jar ").append(protocol.name()).append(".jar --port P --mode sync|continuation")
                 .append(" [--workers N] [--policy immediately|after:1ms|adaptive] [settings]\n")
                 .append("  --port P          TCP port on 127.0.0.1; 0 picks a free one (default 0)\n")
-                .append("  --mode M          sync: loaded normally, one worker thread per session;\n")
+                .append("  --mode M          sync: loaded normally, one thread per session;\n")
                 .append("                    continuation: loaded through the ContinuationClassLoader (default)\n")
-                .append("  --workers N       scheduler threads, 1..").append(MAX_WORKERS)
-                .append(" (default: 2 in continuation mode, ").append(MAX_WORKERS).append(" in sync mode)\n")
+                .append("  --workers N       scheduler threads in continuation mode, 1..").append(MAX_WORKERS)
+                .append(" (default 2)\n")
                 .append("  --policy P        suspend policy in continuation mode: immediately (default), adaptive,\n")
                 .append("                    after:<n>ms or after:<n>us (wait that long before suspending)\n")
+                .append("  --max-sessions N  sessions served at once; more are closed at once (default ")
+                .append(DEFAULT_MAX_SESSIONS).append(")\n")
                 .append("  --help            this text\n")
                 .append("settings:\n");
         for (SampleProtocol.Setting s : protocol.settings()) {
@@ -183,9 +195,14 @@ public final class LaunchOptions {
         return mode;
     }
 
-    /** The number of scheduler worker threads. */
+    /** The number of scheduler worker threads (continuation mode). */
     public int workers() {
         return workers;
+    }
+
+    /** The most sessions served at once; more are closed at once. */
+    public int maxSessions() {
+        return maxSessions;
     }
 
     /** The suspend policy (continuation mode). */
@@ -205,7 +222,8 @@ public final class LaunchOptions {
 
     @Override
     public String toString() {
-        return "mode=" + mode.name().toLowerCase(Locale.ROOT) + " workers=" + workers
-                + (mode == Mode.CONTINUATION ? " policy=" + policy : "") + (settings.isEmpty() ? "" : " " + settings);
+        return "mode=" + mode.name().toLowerCase(Locale.ROOT)
+                + (mode == Mode.CONTINUATION ? " workers=" + workers + " policy=" + policy : " (thread per session)")
+                + " maxSessions=" + maxSessions + (settings.isEmpty() ? "" : " " + settings);
     }
 }

@@ -2,27 +2,22 @@ package dev.flow.samples.launcher;
 
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
-import dev.flow.SuspendPolicy;
-import dev.flow.Transport;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.FlowServer;
+import dev.flow.mina.SessionStats;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Function;
 
 /**
  * A running sample server: a {@link FlowServer} on 127.0.0.1 whose sessions run the protocol's
- * handler, loaded normally (sync mode) or through the {@link ContinuationClassLoader} (continuation
- * mode, strict off: a flow that cannot suspend blocks its worker and logs a warning).
+ * handler, loaded normally on a thread per session (sync mode) or through the {@link
+ * ContinuationClassLoader} as flows on a few workers (continuation mode, strict off: a flow that
+ * cannot suspend blocks its worker and logs a warning).
  *
  * <p>{@link #main(SampleProtocol, String[])} is the whole command line of a sample jar: it prints
  * {@code listening on 127.0.0.1:P} once bound, stops cleanly on SIGTERM (a shutdown hook closes the
@@ -43,73 +38,41 @@ public final class SampleServer implements AutoCloseable {
     }
 
     /**
-     * Starts {@code protocol} as {@code options} say, on 127.0.0.1.
+     * Starts {@code protocol} as {@code options} say, on 127.0.0.1: in continuation mode a scheduler
+     * with {@code options.workers()} workers runs the sessions as flows; in sync mode each session runs
+     * on a thread of its own.
      *
      * @throws IllegalArgumentException if a protocol setting is invalid
      * @throws IOException if the port cannot be bound
      */
     public static SampleServer start(SampleProtocol protocol, LaunchOptions options) throws IOException {
         SampleProtocol.Setup setup = protocol.setup(options.settings());
-        Function<Transport, Callable<?>> handlers = options.mode() == LaunchOptions.Mode.CONTINUATION
-                ? continuationHandlers(protocol, setup) : syncHandlers(protocol, setup);
-        FlowScheduler scheduler = FlowScheduler.builder()
-                .workers(options.workers())
-                .policy(options.mode() == LaunchOptions.Mode.SYNC ? SuspendPolicy.never() : options.policy())
-                .name(protocol.name())
-                .build();
+        Object[] shared = setup.handlerArgs().toArray();
+        FlowServer.Builder builder = FlowServer.builder()
+                .config(setup.config())
+                .maxSessions(options.maxSessions())
+                .backlog(4096);
+        FlowScheduler scheduler = null;
+        if (options.mode() == LaunchOptions.Mode.CONTINUATION) {
+            ContinuationClassLoader loader = ContinuationClassLoader.builder()
+                    .include(protocol.protocolPackage())
+                    .parent(SampleServer.class.getClassLoader())
+                    .strict(false)
+                    .build();
+            scheduler = FlowScheduler.builder().workers(options.workers()).policy(options.policy()).name(protocol.name()).build();
+            builder.scheduler(scheduler).handler(loader, protocol.handlerClass(), shared);
+        } else {
+            builder.threadPerSession().handler(SampleServer.class.getClassLoader(), protocol.handlerClass(), shared);
+        }
         try {
-            FlowServer server = FlowServer.builder()
-                    .scheduler(scheduler)
-                    .config(setup.config())
-                    .backlog(4096)
-                    .handler(handlers)
-                    .start(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()));
+            FlowServer server = builder.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()));
             return new SampleServer(scheduler, server, options);
         } catch (IOException | RuntimeException e) {
-            scheduler.close();
+            if (scheduler != null) {
+                scheduler.close();
+            }
             throw e;
         }
-    }
-
-    private static Function<Transport, Callable<?>> continuationHandlers(SampleProtocol protocol,
-            SampleProtocol.Setup setup) {
-        ContinuationClassLoader loader = ContinuationClassLoader.builder()
-                .include(protocol.protocolPackage())
-                .parent(SampleServer.class.getClassLoader())
-                .strict(false)
-                .build();
-        return t -> loader.newInstance(Callable.class, protocol.handlerClass(), arguments(t, setup));
-    }
-
-    private static Function<Transport, Callable<?>> syncHandlers(SampleProtocol protocol, SampleProtocol.Setup setup) {
-        Constructor<?> constructor;
-        try {
-            Class<?> c = Class.forName(protocol.handlerClass(), true, SampleServer.class.getClassLoader());
-            constructor = c.getConstructors().length == 1 ? c.getConstructors()[0] : null;
-        } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("handlerClass: " + protocol.handlerClass() + " (expected: a class that exists)", e);
-        }
-        if (constructor == null || constructor.getParameterCount() != setup.handlerArgs().size() + 1) {
-            throw new IllegalArgumentException("handlerClass: " + protocol.handlerClass()
-                    + " (expected: one public constructor (Transport, " + setup.handlerArgs().size() + " shared arguments))");
-        }
-        Constructor<?> k = constructor;
-        return t -> {
-            try {
-                return (Callable<?>) k.newInstance(arguments(t, setup));
-            } catch (InvocationTargetException e) {
-                throw new IllegalStateException("constructor of " + protocol.handlerClass() + " failed", e.getCause());
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot create " + protocol.handlerClass(), e);
-            }
-        };
-    }
-
-    private static Object[] arguments(Transport t, SampleProtocol.Setup setup) {
-        List<Object> args = new ArrayList<>();
-        args.add(t);
-        args.addAll(setup.handlerArgs());
-        return args.toArray();
     }
 
     /** The bound address (127.0.0.1 and the actual port). */
@@ -117,9 +80,17 @@ public final class SampleServer implements AutoCloseable {
         return (InetSocketAddress) server.localAddress();
     }
 
-    /** The scheduler's counters: started, completed, failed, active, running, suspended... */
-    public FlowStats stats() {
-        return scheduler.stats();
+    /**
+     * The scheduler's counters (started, completed, failed, active, running, suspended, queued) in
+     * continuation mode; empty in sync mode, which has no scheduler.
+     */
+    public Optional<FlowStats> flowStats() {
+        return scheduler == null ? Optional.empty() : Optional.of(scheduler.stats());
+    }
+
+    /** The server's session counters: accepted, running, completed, closed by the peer, failed, stopped, rejected. */
+    public SessionStats sessionStats() {
+        return server.stats();
     }
 
     /** The number of sessions accepted since the server started. */
@@ -133,12 +104,13 @@ public final class SampleServer implements AutoCloseable {
     }
 
     /**
-     * Waits until no session is open and the scheduler is idle (no flow active, running, suspended or
-     * queued), up to {@code timeout}; returns whether it got there. Restores the interrupt if interrupted.
+     * Waits until no session is open or running and the scheduler (continuation mode) is idle (no flow
+     * active, running, suspended or queued), up to {@code timeout}; returns whether it got there. Restores the interrupt if interrupted.
      */
     public boolean awaitIdle(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (server.openSessions() > 0 || !scheduler.stats().isIdle()) {
+        while (server.openSessions() > 0 || server.stats().running() > 0
+                || (scheduler != null && !scheduler.stats().isIdle())) {
             if (System.nanoTime() - deadline >= 0) {
                 return false;
             }
@@ -167,11 +139,13 @@ public final class SampleServer implements AutoCloseable {
         try {
             server.close();
         } finally {
-            scheduler.close();
-            try {
-                scheduler.awaitTermination(Duration.ofSeconds(10));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (scheduler != null) {
+                scheduler.close();
+                try {
+                    scheduler.awaitTermination(Duration.ofSeconds(10));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.flow.samples.http.protocol;
 
+import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
 import dev.flow.Transport;
 import dev.flow.samples.http.HttpLimits;
@@ -116,17 +117,18 @@ public final class HttpSession implements Callable<Long> {
 
     /** Reads one line of the request head, charging it to the head's byte budget. */
     private String readHeadLine(int status, String what) throws IOException, HttpError {
+        String tooLarge = what + " too large (expected: <= " + limits.maxHeaderBytes() + " bytes in the request head)";
+        if (headBudget <= 2) {
+            throw new HttpError(status, tooLarge);
+        }
         String line;
         try {
-            line = transport.readLine();
+            line = transport.readLine(LineTerminator.LF_OR_CRLF, headBudget - 2);
         } catch (LineTooLongException e) {
-            throw new HttpError(status, what + " too large (expected: <= " + limits.maxHeaderBytes() + " bytes)");
+            throw new HttpError(status, tooLarge);
         }
         if (line != null) {
             headBudget -= line.length() + 2;
-            if (headBudget < 0) {
-                throw new HttpError(status, what + " too large (expected: <= " + limits.maxHeaderBytes() + " bytes)");
-            }
         }
         return line;
     }
@@ -165,8 +167,7 @@ public final class HttpSession implements Callable<Long> {
         if (coding != null) {
             request.body = readChunked();
         } else if (length > 0) {
-            request.body = new byte[(int) length];
-            readFully(request.body, 0, (int) length);
+            request.body = transport.readFully((int) length);
         }
     }
 
@@ -194,7 +195,7 @@ public final class HttpSession implements Callable<Long> {
             }
             for (long left = size; left > 0;) {
                 int n = (int) Math.min(left, chunk.length);
-                readFully(chunk, 0, n);
+                transport.readFully(chunk, 0, n);
                 body.bytes(chunk, 0, n);
                 left -= n;
             }
@@ -208,16 +209,6 @@ public final class HttpSession implements Callable<Long> {
             if (trailer == null || trailer.isEmpty()) {
                 return body.toByteArray();
             }
-        }
-    }
-
-    private void readFully(byte[] b, int off, int len) throws IOException {
-        for (int done = 0; done < len;) {
-            int n = transport.read(b, off + done, len - done);
-            if (n < 0) {
-                throw new EOFException("end of stream: expected " + (len - done) + " more bytes");
-            }
-            done += n;
         }
     }
 
@@ -276,8 +267,9 @@ public final class HttpSession implements Callable<Long> {
         }
     }
 
+    /** Whether no further request is buffered: the moment to send the responses batched so far. */
     private boolean inputRanDry() {
-        return true;
+        return transport.available() == 0;
     }
 
     private void send() throws IOException {

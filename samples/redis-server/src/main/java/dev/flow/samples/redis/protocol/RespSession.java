@@ -1,5 +1,6 @@
 package dev.flow.samples.redis.protocol;
 
+import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
 import dev.flow.Transport;
 import dev.flow.samples.launcher.OutputBuffer;
@@ -94,10 +95,8 @@ public final class RespSession implements Callable<Long> {
             if (len < 0 || len > limits.maxBulkBytes()) {
                 throw new ProtocolException("bulk length " + len + " (expected: 0.." + limits.maxBulkBytes() + ")");
             }
-            byte[] arg = new byte[(int) len];
-            readFully(arg);
-            byte[] end = new byte[2];
-            readFully(end);
+            byte[] arg = transport.readFully((int) len);
+            byte[] end = transport.readFully(2);
             if (end[0] != '\r' || end[1] != '\n') {
                 throw new ProtocolException("bulk string of " + len + " bytes not followed by CRLF");
             }
@@ -108,25 +107,15 @@ public final class RespSession implements Callable<Long> {
 
     private String readLine() throws IOException, ProtocolException {
         try {
-            return transport.readLine();
+            return transport.readLine(LineTerminator.LF_OR_CRLF, limits.maxInlineBytes());
         } catch (LineTooLongException e) {
             throw new ProtocolException("too big inline request (expected: <= " + limits.maxInlineBytes() + " bytes)");
         }
     }
 
-    private void readFully(byte[] b) throws IOException {
-        int off = 0;
-        while (off < b.length) {
-            int n = transport.read(b, off, b.length - off);
-            if (n < 0) {
-                throw new EOFException("end of stream: expected " + (b.length - off) + " more bytes");
-            }
-            off += n;
-        }
-    }
-
+    /** Whether no further request is buffered: the moment to send the replies batched so far. */
     private boolean inputRanDry() {
-        return true;
+        return transport.available() == 0;
     }
 
     private void send() throws IOException {
