@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.samples.launcher.LaunchOptions;
 import dev.flow.samples.launcher.SampleServer;
+import dev.flow.samples.launcher.SampleTests;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -58,24 +59,8 @@ class HttpServerClientTest {
 
     @AfterEach
     void countersBackToZero() throws InterruptedException {
-        if (server == null) {
-            return;
-        }
-        // HttpClient keeps idle connections open; closing the server fails their flows.
-        server.close();
-        server.flowStats().ifPresent(s -> assertTrue(s.isIdle(), () -> "not idle: " + s));
-        assertEquals(0, server.openSessions());
-        assertEquals(0, server.sessionStats().running(), () -> server.sessionStats().toString());
-        assertEquals(0, server.sessionStats().failed(), () -> server.sessionStats().toString());
-        assertNoSchedulerThreadLeft("http-server");
-    }
-
-    private static void assertNoSchedulerThreadLeft(String prefix) throws InterruptedException {
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().startsWith(prefix)) {
-                t.join(10_000);
-                assertTrue(!t.isAlive(), () -> "thread left: " + t.getName());
-            }
+        if (server != null) {
+            SampleTests.closeAndCheck(server, false);
         }
     }
 
@@ -123,7 +108,7 @@ class HttpServerClientTest {
                 + "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nbye\r\n0\r\n\r\n"
                 + "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
-        String all = rawExchange(requests);
+        String all = SampleTests.rawExchange(server, requests);
         List<String> statuses = new ArrayList<>();
         Matcher m = Pattern.compile("HTTP/1\\.1 [0-9]{3} [A-Za-z ]+\r\n").matcher(all);
         while (m.find()) {
@@ -160,10 +145,10 @@ class HttpServerClientTest {
                 "POST /echo HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n");
         assertStatusThenClose("HTTP/1.1 505 HTTP Version Not Supported", "GET / HTTP/2.0\r\n\r\n");
 
-        String refused = rawExchange("POST /echo HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n");
+        String refused = SampleTests.rawExchange(server, "POST /echo HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n");
         assertTrue(refused.startsWith("HTTP/1.1 413 Content Too Large\r\n"), refused);
         assertEquals("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK",
-                rawExchange("POST /echo HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+                SampleTests.rawExchange(server, "POST /echo HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
                         .substring(0, 40));
         HttpResponse<String> bigHeader = client.send(HttpRequest.newBuilder(uri("/"))
                 .header("X-Big", "v".repeat(2000)).build(), HttpResponse.BodyHandlers.ofString());
@@ -243,25 +228,9 @@ class HttpServerClientTest {
     }
 
     private void assertStatusThenClose(String statusLine, String request) throws IOException {
-        String all = rawExchange(request);
+        String all = SampleTests.rawExchange(server, request);
         assertTrue(all.startsWith(statusLine + "\r\n"), () -> "request " + request.substring(0, Math.min(60, request.length()))
                 + " got: " + all);
         assertTrue(all.contains("\r\nConnection: close\r\n"), all);
-    }
-
-    /** Sends {@code request} on a fresh socket and returns everything the server sends until it closes. */
-    private String rawExchange(String request) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", server.address().getPort())) {
-            s.setSoTimeout(10_000);
-            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream got = new ByteArrayOutputStream();
-            byte[] b = new byte[4096];
-            int n;
-            while ((n = in.read(b)) >= 0) {
-                got.write(b, 0, n);
-            }
-            return got.toString(StandardCharsets.ISO_8859_1);
-        }
     }
 }

@@ -30,8 +30,10 @@ public final class SampleServer implements AutoCloseable {
     private final FlowScheduler scheduler;
     private final FlowServer server;
     private final LaunchOptions options;
+    private final String name;
 
-    private SampleServer(FlowScheduler scheduler, FlowServer server, LaunchOptions options) {
+    private SampleServer(String name, FlowScheduler scheduler, FlowServer server, LaunchOptions options) {
+        this.name = name;
         this.scheduler = scheduler;
         this.server = server;
         this.options = options;
@@ -66,7 +68,7 @@ public final class SampleServer implements AutoCloseable {
         }
         try {
             FlowServer server = builder.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()));
-            return new SampleServer(scheduler, server, options);
+            return new SampleServer(protocol.name(), scheduler, server, options);
         } catch (IOException | RuntimeException e) {
             if (scheduler != null) {
                 scheduler.close();
@@ -122,6 +124,11 @@ public final class SampleServer implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** The protocol's name, also the prefix of the scheduler's thread names. */
+    public String name() {
+        return name;
     }
 
     /** The options this server was started with. */

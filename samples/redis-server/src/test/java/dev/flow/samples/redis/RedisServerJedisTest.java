@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.samples.launcher.LaunchOptions;
 import dev.flow.samples.launcher.SampleServer;
+import dev.flow.samples.launcher.SampleTests;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,26 +53,8 @@ class RedisServerJedisTest {
 
     @AfterEach
     void countersBackToZero() throws InterruptedException {
-        if (server == null) {
-            return;
-        }
-        try {
-            assertTrue(server.awaitIdle(Duration.ofSeconds(30)), () -> "not idle: " + server.flowStats() + " " + server.sessionStats());
-        } finally {
-            server.close();
-        }
-        server.flowStats().ifPresent(s -> assertTrue(s.isIdle(), () -> "not idle: " + s));
-        assertEquals(0, server.sessionStats().running(), () -> server.sessionStats().toString());
-        assertEquals(0, server.sessionStats().failed(), () -> server.sessionStats().toString());
-        assertNoSchedulerThreadLeft("redis-server");
-    }
-
-    private static void assertNoSchedulerThreadLeft(String prefix) throws InterruptedException {
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().startsWith(prefix)) {
-                t.join(10_000);
-                assertTrue(!t.isAlive(), () -> "thread left: " + t.getName());
-            }
+        if (server != null) {
+            SampleTests.closeAndCheck(server, true);
         }
     }
 
@@ -156,10 +139,10 @@ class RedisServerJedisTest {
         start(mode);
         try (Jedis other = jedis()) {
             assertEquals("OK", other.set("survivor", "yes"));
-            assertEquals("-ERR Protocol error: invalid multibulk length 'abc'\r\n", rawExchange("*abc\r\n"));
-            assertEquals("-ERR Protocol error: expected '$', got 'G'\r\n", rawExchange("*1\r\nGET\r\n"));
+            assertEquals("-ERR Protocol error: invalid multibulk length 'abc'\r\n", SampleTests.rawExchange(server, "*abc\r\n"));
+            assertEquals("-ERR Protocol error: expected '$', got 'G'\r\n", SampleTests.rawExchange(server, "*1\r\nGET\r\n"));
             assertEquals("-ERR Protocol error: bulk string of 3 bytes not followed by CRLF\r\n",
-                    rawExchange("*1\r\n$3\r\nPINGPONG\r\n"));
+                    SampleTests.rawExchange(server, "*1\r\n$3\r\nPINGPONG\r\n"));
             assertEquals("yes", other.get("survivor"));
         }
     }
@@ -170,10 +153,10 @@ class RedisServerJedisTest {
         try (Jedis j = jedis()) {
             assertEquals("OK", j.set("fits", "x".repeat(1024)));
             assertEquals("-ERR Protocol error: bulk length 1025 (expected: 0..1024)\r\n",
-                    rawExchange("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1025\r\n"));
-            assertEquals("-ERR Protocol error: multibulk length 5 (expected: <= 4)\r\n", rawExchange("*5\r\n"));
+                    SampleTests.rawExchange(server, "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1025\r\n"));
+            assertEquals("-ERR Protocol error: multibulk length 5 (expected: <= 4)\r\n", SampleTests.rawExchange(server, "*5\r\n"));
             assertEquals("-ERR Protocol error: too big inline request (expected: <= 64 bytes)\r\n",
-                    rawExchange("PING " + "x".repeat(100) + "\r\n"));
+                    SampleTests.rawExchange(server, "PING " + "x".repeat(100) + "\r\n"));
             JedisDataException tooMany = assertThrows(JedisDataException.class, () -> j.del("a", "b", "c", "d"));
             assertEquals("ERR Protocol error: multibulk length 5 (expected: <= 4)", tooMany.getMessage());
         }
@@ -224,23 +207,6 @@ class RedisServerJedisTest {
             for (Jedis j : clients) {
                 j.close();
             }
-        }
-    }
-
-    /** Sends {@code request} on a fresh socket and returns everything the server sends until it closes. */
-    private String rawExchange(String request) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", server.address().getPort())) {
-            s.setSoTimeout(10_000);
-            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            s.getOutputStream().flush();
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream got = new ByteArrayOutputStream();
-            byte[] b = new byte[4096];
-            int n;
-            while ((n = in.read(b)) >= 0) {
-                got.write(b, 0, n);
-            }
-            return got.toString(StandardCharsets.ISO_8859_1);
         }
     }
 }
