@@ -9,7 +9,9 @@ import dev.flow.spi.Awaitable;
 import dev.flow.spi.AsyncTransport;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -256,6 +258,91 @@ public final class Awaits {
         awaitWrite(a, a.flushAsync(), true);
     }
 
+    // ---------------------------------------------------------------- java.io streams
+    //
+    // Call sites of InputStream/OutputStream methods are suspension points: a Transport's own view
+    // suspends like the transport; any other stream gets the plain call.
+
+    /** Replaces {@code InputStream.read()}. */
+    public static int inputRead(InputStream in) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.read();
+        }
+        byte[] one = new byte[1];
+        int n = read(((TransportInputStream) in).transport(), one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    /** Replaces {@code InputStream.read(byte[])}. */
+    public static int inputRead(InputStream in, byte[] dst) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.read(dst);
+        }
+        return read(((TransportInputStream) in).transport(), dst, 0, dst.length);
+    }
+
+    /** Replaces {@code InputStream.read(byte[], int, int)}. */
+    public static int inputRead(InputStream in, byte[] dst, int off, int len) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.read(dst, off, len);
+        }
+        return read(((TransportInputStream) in).transport(), dst, off, len);
+    }
+
+    /** Replaces {@code InputStream.readNBytes(byte[], int, int)}: reads until {@code len} bytes or end of stream. */
+    public static int inputReadNBytes(InputStream in, byte[] dst, int off, int len) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.readNBytes(dst, off, len);
+        }
+        java.util.Objects.checkFromIndexSize(off, len, dst.length);
+        Transport t = ((TransportInputStream) in).transport();
+        int got = 0;
+        while (got < len) {
+            int n = read(t, dst, off + got, len - got);
+            if (n < 0) {
+                break;
+            }
+            got += n;
+        }
+        return got;
+    }
+
+    /** Replaces {@code OutputStream.write(int)}. */
+    public static void outputWrite(OutputStream out, int b) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.write(b);
+            return;
+        }
+        write(((TransportOutputStream) out).transport(), new byte[] {(byte) b}, 0, 1);
+    }
+
+    /** Replaces {@code OutputStream.write(byte[])}. */
+    public static void outputWrite(OutputStream out, byte[] src) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.write(src);
+            return;
+        }
+        write(((TransportOutputStream) out).transport(), src, 0, src.length);
+    }
+
+    /** Replaces {@code OutputStream.write(byte[], int, int)}. */
+    public static void outputWrite(OutputStream out, byte[] src, int off, int len) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.write(src, off, len);
+            return;
+        }
+        write(((TransportOutputStream) out).transport(), src, off, len);
+    }
+
+    /** Replaces {@code OutputStream.flush()}. */
+    public static void outputFlush(OutputStream out) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.flush();
+            return;
+        }
+        flush(((TransportOutputStream) out).transport());
+    }
+
     /**
      * Reads a line from {@code a}: polls, and waits for input while none is complete, within the
      * read timeout per wait and the line timeout in total (counted from the first byte of the line
@@ -383,8 +470,19 @@ public final class Awaits {
                 + a.config().lineTimeout().toMillis() + " ms (lineTimeout)");
     }
 
+    /**
+     * Waits for {@code w}: parks if {@code suspend}, else blocks. A blocking wait inside a flow runs
+     * under an uninstrumented frame (instrumented call sites use the suspending forms): it is a
+     * pinned wait, reported by {@link UninstrumentedWaits}.
+     */
     private static boolean waitFor(Object w, long nanos, boolean suspend) {
-        return suspend ? park(w, nanos) : Waits.block(w, nanos);
+        if (suspend) {
+            return park(w, nanos);
+        }
+        if (!Waits.isDone(w)) {
+            UninstrumentedWaits.onBlockingWait();
+        }
+        return Waits.block(w, nanos);
     }
 
     private static long timeoutNanos(long timeout, TimeUnit unit) {

@@ -75,6 +75,8 @@ public final class MinaTransport implements AsyncTransport {
     private final int highWater;
     private final int lowWater;
     private final IoFutureListener<WriteFuture> writeListener = this::onWriteComplete;
+    /** The cap shared with other sessions, or {@code null}. */
+    private final InputBudget budget;
 
     private final Object lock = new Object();
     // Guarded by lock.
@@ -89,14 +91,25 @@ public final class MinaTransport implements AsyncTransport {
     private Signal waiter;
     /** Whether reading is (to be) suspended; read and written under lock, applied by adjustTraffic. */
     private boolean readSuspended;
-    /** Every failed write so far: the first, with the later ones suppressed. */
-    private IOException writeFailure;
-    private boolean writeFailureReported;
+    /** How many writes failed, the first failure and the later distinct ones. */
+    private int failedWrites;
+    private Throwable firstWriteFailure;
+    private java.util.List<Throwable> laterWriteFailures;
+    /** The failed writes already counted (the listener and the waiting writer may both see one). */
+    private final java.util.Set<WriteFuture> recordedFailures =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Bytes charged to the budget: the buffer's size when last accounted. */
+    private long charged;
+    /** Whether the unread input went above the high-water mark and has not dropped below the low one. */
+    private boolean overHighWater;
+    /** Whether this transport is registered with the budget for a wake-up. */
+    private boolean budgetWaiting;
 
     private final AtomicInteger trafficWip = new AtomicInteger();
     private volatile IoFutureAwaitable lastWrite;
 
-    MinaTransport(IoSession session, TransportConfig config) {
+    MinaTransport(IoSession session, TransportConfig config, InputBudget budget) {
+        this.budget = budget;
         this.session = Objects.requireNonNull(session, "session");
         this.config = Objects.requireNonNull(config, "config");
         this.charset = checkCharset(config.charset());
@@ -122,9 +135,18 @@ public final class MinaTransport implements AsyncTransport {
         return (MinaTransport) session.getAttribute(TRANSPORT_KEY);
     }
 
-    /** Creates a transport for {@code session} and attaches it, unless one is attached already. */
+    /** Creates a transport for {@code session}, without an input budget, unless one is attached already. */
     static MinaTransport attach(IoSession session, TransportConfig config) {
-        MinaTransport t = new MinaTransport(session, config);
+        return attach(session, config, null);
+    }
+
+    /**
+     * Creates a transport for {@code session} and attaches it, unless one is attached already.
+     *
+     * @param budget the cap on buffered input shared with other sessions, or {@code null}
+     */
+    static MinaTransport attach(IoSession session, TransportConfig config, InputBudget budget) {
+        MinaTransport t = new MinaTransport(session, config, budget);
         Object prev = session.setAttributeIfAbsent(TRANSPORT_KEY, t);
         return prev != null ? (MinaTransport) prev : t;
     }
@@ -234,14 +256,17 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public void close() {
         Signal s;
+        long delta;
         synchronized (lock) {
             if (closed) {
                 return;
             }
             closed = true;
             in.clear();
+            delta = account();
             s = takeWaiter();
         }
+        settle(delta);
         if (s != null) {
             s.complete();
         }
@@ -263,17 +288,26 @@ public final class MinaTransport implements AsyncTransport {
     public String pollLine(LineTerminator terminator, int maxLength) throws IOException {
         String line;
         boolean adjust;
-        synchronized (lock) {
-            arrived = false;
-            checkReadable();
-            line = in.pollLine(terminator, maxLength, eof && failure == null);
-            if (line == null) {
-                if (failure != null) {
-                    throw failed();
+        long delta = 0;
+        try {
+            synchronized (lock) {
+                arrived = false;
+                checkReadable();
+                try {
+                    line = in.pollLine(terminator, maxLength, eof && failure == null);
+                } finally {
+                    delta = account();
                 }
-                return null;
+                if (line == null) {
+                    if (failure != null) {
+                        throw failed();
+                    }
+                    return null;
+                }
+                adjust = needsResume();
             }
-            adjust = needsResume();
+        } finally {
+            settle(delta);
         }
         if (adjust) {
             adjustTraffic();
@@ -290,6 +324,7 @@ public final class MinaTransport implements AsyncTransport {
         Objects.checkFromIndexSize(off, len, dst.length);
         int n;
         boolean adjust;
+        long delta;
         synchronized (lock) {
             arrived = false;
             checkReadable();
@@ -301,7 +336,9 @@ public final class MinaTransport implements AsyncTransport {
                 return eof && len > 0 ? -1 : 0;
             }
             adjust = needsResume();
+            delta = account();
         }
+        settle(delta);
         if (adjust) {
             adjustTraffic();
         }
@@ -313,6 +350,7 @@ public final class MinaTransport implements AsyncTransport {
     public long pollSkip(long n) throws IOException {
         long k;
         boolean adjust;
+        long delta;
         synchronized (lock) {
             arrived = false;
             checkReadable();
@@ -324,7 +362,9 @@ public final class MinaTransport implements AsyncTransport {
                 return eof && n > 0 ? -1 : 0;
             }
             adjust = needsResume();
+            delta = account();
         }
+        settle(delta);
         if (adjust) {
             adjustTraffic();
         }
@@ -431,10 +471,13 @@ public final class MinaTransport implements AsyncTransport {
         SocketTimeoutException e = new SocketTimeoutException("write to " + remoteAddress() + " timed out after "
                 + timeout.toMillis() + " ms (writeTimeout); session closed with "
                 + session.getScheduledWriteBytes() + " bytes queued");
+        long delta;
         synchronized (lock) {
             closed = true;
             in.clear();
+            delta = account();
         }
+        settle(delta);
         session.closeNow();
         return e;
     }
@@ -454,43 +497,53 @@ public final class MinaTransport implements AsyncTransport {
         return w.isDone() || session.getScheduledWriteBytes() > WRITE_HIGH_WATER ? w : Signal.DONE;
     }
 
-    /** Records the failure of a completed write; on a MINA thread, or the writer's. */
+    /** Records the failure of a completed write, once per write; on a MINA thread, or the writer's. */
     private void onWriteComplete(WriteFuture f) {
         Throwable t = f.getException();
         if (t == null) {
             return;
         }
         synchronized (lock) {
-            if (writeFailure == null) {
-                writeFailure = ended != null
-                        ? new IOException("write to " + remoteAddress() + " failed: " + ended.getMessage(), ended)
-                        : new IOException("write to " + remoteAddress() + " failed: " + t, t);
-            } else if (writeFailure.getCause() != t && !suppresses(writeFailure, t)) {
-                writeFailure.addSuppressed(t);
+            if (!recordedFailures.add(f)) {
+                return;
+            }
+            failedWrites++;
+            if (firstWriteFailure == null) {
+                firstWriteFailure = t;
+            } else if (t != firstWriteFailure) {
+                if (laterWriteFailures == null) {
+                    laterWriteFailures = new java.util.ArrayList<>(2);
+                }
+                if (!laterWriteFailures.contains(t)) {
+                    laterWriteFailures.add(t);
+                }
             }
         }
     }
 
-    private static boolean suppresses(IOException e, Throwable t) {
-        for (Throwable s : e.getSuppressed()) {
-            if (s == t) {
-                return true;
-            }
-        }
-        return false;
-    }
-
+    /**
+     * Throws, if any write has failed, one exception reporting every failure: the first as its
+     * cause, the later distinct ones suppressed, the count in the message. After the session was
+     * ended from this side the message says why (e.g. "server ... stopped").
+     */
     private void throwWriteFailure() throws IOException {
         IOException e;
         synchronized (lock) {
-            e = writeFailure;
-            if (e == null) {
+            if (firstWriteFailure == null) {
                 return;
             }
-            if (writeFailureReported) {
-                e = new IOException(e.getMessage(), e);
+            String count = failedWrites == 1 ? "" : " (" + failedWrites + " writes failed)";
+            e = ended != null
+                    ? new IOException("write to " + remoteAddress() + " failed: " + ended.getMessage() + count,
+                            ended)
+                    : new IOException("write to " + remoteAddress() + " failed: " + firstWriteFailure + count,
+                            firstWriteFailure);
+            if (ended != null) {
+                e.addSuppressed(firstWriteFailure);
             }
-            writeFailureReported = true;
+            if (laterWriteFailures != null) {
+                laterWriteFailures.forEach(e::addSuppressed);
+            }
         }
         throw e;
     }
@@ -512,6 +565,7 @@ public final class MinaTransport implements AsyncTransport {
     void onReceived(IoBuffer data) {
         Signal s;
         boolean adjust;
+        long delta;
         synchronized (lock) {
             if (closed || eof || failure != null || in.failed()) {
                 return;
@@ -519,8 +573,11 @@ public final class MinaTransport implements AsyncTransport {
             in.append(data.buf());
             arrived = true;
             s = takeWaiter();
+            delta = account();
             adjust = trafficControl && !readSuspended && in.size() >= highWater;
         }
+        settle(delta);
+        adjust |= budget != null && budget.exhausted();
         if (s != null) {
             s.complete();
         }
@@ -545,6 +602,24 @@ public final class MinaTransport implements AsyncTransport {
         }
         if (trafficControl) {
             adjustTraffic();
+        }
+    }
+
+    /**
+     * The session has closed: ends the input and fails the last write if it is still pending. MINA
+     * does not complete the future of a write it was in the middle of sending when the peer closed,
+     * so a writer waiting on it (back-pressure, flush) would otherwise wait for ever (#8.11).
+     */
+    void onSessionClosed() {
+        onInputClosed();
+        IoFutureAwaitable last = lastWrite;
+        if (last != null && !last.isDone()) {
+            IOException cause;
+            synchronized (lock) {
+                cause = ended != null ? ended
+                        : new IOException("connection to " + remoteAddress() + " closed before the write completed");
+            }
+            ((WriteFuture) last.future()).setException(cause);
         }
     }
 
@@ -618,6 +693,29 @@ public final class MinaTransport implements AsyncTransport {
         return new IOException("connection to " + remoteAddress() + " failed: " + failure.getMessage(), failure);
     }
 
+    /** The change of the buffer's size since the last accounting; under lock. */
+    private long account() {
+        long size = in.size();
+        long delta = size - charged;
+        charged = size;
+        return delta;
+    }
+
+    /** Charges or releases {@code delta} bytes of the shared budget; outside the lock (it may wake other sessions). */
+    private void settle(long delta) {
+        if (budget != null && delta != 0) {
+            budget.add(delta);
+        }
+    }
+
+    /** The shared budget dropped below its resume level: re-evaluate read suspension. Any thread. */
+    void budgetFreed() {
+        synchronized (lock) {
+            budgetWaiting = false;
+        }
+        adjustTraffic();
+    }
+
     private boolean needsResume() {
         return trafficControl && readSuspended && !eof && in.size() < lowWater;
     }
@@ -639,12 +737,20 @@ public final class MinaTransport implements AsyncTransport {
         for (;;) {
             boolean change;
             boolean suspend;
+            boolean waitForBudget = false;
             synchronized (lock) {
                 int size = in.size();
-                suspend = eof || (readSuspended ? size >= lowWater : size >= highWater);
+                boolean overBudget = budget != null
+                        && (readSuspended ? budget.aboveResumeLevel() : budget.exhausted());
+                overHighWater = overHighWater ? size >= lowWater : size >= highWater;
+                suspend = eof || overBudget || overHighWater;
                 change = suspend != readSuspended && !closed;
                 if (change) {
                     readSuspended = suspend;
+                }
+                if (overBudget && !eof && !closed && !budgetWaiting) {
+                    budgetWaiting = true;
+                    waitForBudget = true;
                 }
             }
             if (change) {
@@ -664,6 +770,9 @@ public final class MinaTransport implements AsyncTransport {
                 } catch (RuntimeException e) {
                     onException(e);
                 }
+            }
+            if (waitForBudget) {
+                budget.suspendedFor(this);
             }
             missed = trafficWip.addAndGet(-missed);
             if (missed == 0) {

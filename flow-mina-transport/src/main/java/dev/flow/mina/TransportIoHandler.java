@@ -28,15 +28,26 @@ final class TransportIoHandler extends IoHandlerAdapter {
 
     private final TransportConfig config;
     private final Listener listener;
+    private final InputBudget budget;
 
     TransportIoHandler(TransportConfig config, Listener listener) {
+        this(config, listener, null);
+    }
+
+    /**
+     * Creates the handler.
+     *
+     * @param budget the cap on buffered input shared by all its sessions, or {@code null} for none
+     */
+    TransportIoHandler(TransportConfig config, Listener listener, InputBudget budget) {
         this.config = config;
         this.listener = listener;
+        this.budget = budget;
     }
 
     @Override
     public void sessionCreated(IoSession session) {
-        MinaTransport.attach(session, config);
+        MinaTransport.attach(session, config, budget);
     }
 
     @Override
@@ -74,7 +85,7 @@ final class TransportIoHandler extends IoHandlerAdapter {
     public void sessionClosed(IoSession session) {
         MinaTransport t = MinaTransport.of(session);
         if (t != null) {
-            t.onInputClosed();
+            t.onSessionClosed();
             if (listener != null) {
                 listener.closed(t);
             }

@@ -37,6 +37,14 @@ public final class BuiltinSuspensionPoints {
         transport(p, "write", "([B)V");
         transport(p, "writeText", "(Ljava/lang/String;)V");
         transport(p, "flush", "()V");
+        stream(p, "java/io/InputStream", "read", "()I", "inputRead");
+        stream(p, "java/io/InputStream", "read", "([B)I", "inputRead");
+        stream(p, "java/io/InputStream", "read", "([BII)I", "inputRead");
+        stream(p, "java/io/InputStream", "readNBytes", "([BII)I", "inputReadNBytes");
+        stream(p, "java/io/OutputStream", "write", "(I)V", "outputWrite");
+        stream(p, "java/io/OutputStream", "write", "([B)V", "outputWrite");
+        stream(p, "java/io/OutputStream", "write", "([BII)V", "outputWrite");
+        stream(p, "java/io/OutputStream", "flush", "()V", "outputFlush");
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
                 AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
@@ -59,6 +67,15 @@ public final class BuiltinSuspensionPoints {
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "sleep", "(Ljava/time/Duration;)V",
                 AWAITS, "sleep", "(Ljava/time/Duration;)V"));
         return p;
+    }
+
+    /**
+     * A {@code java.io} stream method replaced by the {@code Awaits} form that suspends for a
+     * transport's own stream view and makes the plain call for any other stream.
+     */
+    private static void stream(List<SuspensionPoint> p, String owner, String name, String descriptor, String form) {
+        p.add(SuspensionPoint.replaceWithStatic(owner, name, descriptor,
+                AWAITS, form, "(L" + owner + ";" + descriptor.substring(1)));
     }
 
     /** A blocking {@code Transport} method replaced by the {@code Awaits} form taking the transport first. */
