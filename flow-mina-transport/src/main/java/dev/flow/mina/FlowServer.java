@@ -128,6 +128,7 @@ public final class FlowServer implements AutoCloseable {
     private final AtomicLong threads = new AtomicLong();
     private final LongAdder completed = new LongAdder();
     private final LongAdder closedByPeer = new LongAdder();
+    private final LongAdder timedOut = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder stopped = new LongAdder();
     private final LongAdder rejected = new LongAdder();
@@ -164,7 +165,7 @@ public final class FlowServer implements AutoCloseable {
         }
         b.filters.applyTo(acceptor.getFilterChain());
         acceptor.getFilterChain().addLast(PEER_EVENTS, new PeerEvents());
-        acceptor.setHandler(new TransportIoHandler(b.config, new Sessions()));
+        acceptor.setHandler(new TransportIoHandler(b.config, new Sessions(), b.inputBudget));
         acceptor.setCloseOnDeactivation(true);
         try {
             acceptor.bind(bindAddress);
@@ -201,7 +202,7 @@ public final class FlowServer implements AutoCloseable {
     /** A snapshot of the session counters. */
     public SessionStats stats() {
         return new SessionStats(accepted.get(), running.get(), pending.size(), completed.sum(), closedByPeer.sum(),
-                failed.sum(), stopped.sum(), rejected.sum());
+                timedOut.sum(), failed.sum(), stopped.sum(), rejected.sum());
     }
 
     /** Whether {@link #close()} has been called. */
@@ -224,6 +225,8 @@ public final class FlowServer implements AutoCloseable {
         }
         // Fail the session flows before unbinding: unbinding closes the sessions, which would read as a
         // clean end of stream.
+        // Threads remove themselves just before they end: take them now to join them below.
+        List<Thread> handlerThreads = new ArrayList<>(sessionThreads);
         IOException stopping = new IOException("server " + localAddress + " stopped");
         List<CloseFuture> closing = new ArrayList<>();
         for (Session s : sessions.values()) {
@@ -262,7 +265,8 @@ public final class FlowServer implements AutoCloseable {
                 }
             }
         }
-        for (Thread t : sessionThreads) {
+        handlerThreads.addAll(sessionThreads);
+        for (Thread t : handlerThreads) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left <= 0) {
                 break;
@@ -420,6 +424,8 @@ public final class FlowServer implements AutoCloseable {
             }
         } else if (s.peerEnded && byPeer(cause)) {
             outcome = Outcome.CLOSED_BY_PEER;
+        } else if (cause instanceof SocketTimeoutException) {
+            outcome = Outcome.TIMED_OUT;
         } else {
             outcome = Outcome.FAILED;
         }
@@ -456,6 +462,9 @@ public final class FlowServer implements AutoCloseable {
                 break;
             case CLOSED_BY_PEER:
                 closedByPeer.increment();
+                break;
+            case TIMED_OUT:
+                timedOut.increment();
                 break;
             case STOPPED:
                 stopped.increment();
@@ -500,7 +509,7 @@ public final class FlowServer implements AutoCloseable {
         return "FlowServer[" + localAddress + ", open=" + sessions.size() + (closed.get() ? ", closed" : "") + "]";
     }
 
-    private enum Outcome { COMPLETED, CLOSED_BY_PEER, FAILED, STOPPED, REJECTED }
+    private enum Outcome { COMPLETED, CLOSED_BY_PEER, TIMED_OUT, FAILED, STOPPED, REJECTED }
 
     /** A session's state: written by MINA threads, the setup thread and the handler's thread. */
     private static final class Session {
@@ -588,6 +597,7 @@ public final class FlowServer implements AutoCloseable {
         private int maxSessions = DEFAULT_MAX_SESSIONS;
         private Overflow overflow = Overflow.REJECT;
         private BiConsumer<? super Transport, ? super Throwable> onFailure;
+        private InputBudget inputBudget;
         private final FilterList filters = new FilterList();
 
         private Builder() {
@@ -686,6 +696,17 @@ public final class FlowServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Caps the unread input buffered by all sessions of this server (and of any other server or
+         * transport given the same budget): at the cap, reading stops on every such session until the
+         * handlers have read a quarter of it. Default: none, each session is held to its own
+         * high-water mark only (see {@link InputBudget}).
+         */
+        public Builder inputBudget(InputBudget inputBudget) {
+            this.inputBudget = Objects.requireNonNull(inputBudget, "inputBudget");
+            return this;
+        }
+
         /** What to do with sessions beyond {@link #maxSessions(int)}; default {@link Overflow#REJECT}. */
         public Builder overflow(Overflow overflow) {
             this.overflow = Objects.requireNonNull(overflow, "overflow");
@@ -695,8 +716,9 @@ public final class FlowServer implements AutoCloseable {
         /**
          * Called once for each session whose handler failed on its own ({@link SessionStats#failed()}),
          * on the thread where the handler ended; must not block. Default: a warning with the stack
-         * trace through SLF4J when a binding is active, else one line through {@link System.Logger}
-         * (by default {@code java.util.logging}, printed on standard error).
+         * trace through SLF4J when it logs warnings, else (no binding, or slf4j-nop) one line through
+         * {@link System.Logger} (by default {@code java.util.logging}, printed on standard error); pass
+         * {@code (t, e) -> { }} to silence it.
          */
         public Builder onFailure(BiConsumer<? super Transport, ? super Throwable> onFailure) {
             this.onFailure = Objects.requireNonNull(onFailure, "onFailure");

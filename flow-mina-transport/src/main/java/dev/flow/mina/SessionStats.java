@@ -2,8 +2,8 @@ package dev.flow.mina;
 
 /**
  * A snapshot of a {@link FlowServer}'s session counters. Every accepted session ends up in exactly one
- * of {@link #completed()}, {@link #closedByPeer()}, {@link #failed()}, {@link #stopped()} or {@link
- * #rejected()}; until then it is {@link #running()} or {@link #queued()}.
+ * of {@link #completed()}, {@link #closedByPeer()}, {@link #timedOut()}, {@link #failed()}, {@link
+ * #stopped()} or {@link #rejected()}; until then it is {@link #running()} or {@link #queued()}.
  *
  * <p>Unlike the scheduler's {@link dev.flow.FlowStats#failed()}, which counts every flow that ended
  * with an exception, {@link #failed()} counts only sessions whose handler failed on its own: a peer
@@ -17,17 +17,19 @@ public final class SessionStats {
     private final long queued;
     private final long completed;
     private final long closedByPeer;
+    private final long timedOut;
     private final long failed;
     private final long stopped;
     private final long rejected;
 
-    SessionStats(long accepted, long running, long queued, long completed, long closedByPeer, long failed,
-            long stopped, long rejected) {
+    SessionStats(long accepted, long running, long queued, long completed, long closedByPeer, long timedOut,
+            long failed, long stopped, long rejected) {
         this.accepted = accepted;
         this.running = running;
         this.queued = queued;
         this.completed = completed;
         this.closedByPeer = closedByPeer;
+        this.timedOut = timedOut;
         this.failed = failed;
         this.stopped = stopped;
         this.rejected = rejected;
@@ -62,8 +64,17 @@ public final class SessionStats {
     }
 
     /**
-     * Sessions whose handler could not be created or ended with an exception of its own (a bug, a
-     * limit such as a too-long line, a timeout); each is reported to the server's failure handler.
+     * Sessions whose handler ended with a {@link java.net.SocketTimeoutException}: a read, line, idle or
+     * write timeout of the session's {@code TransportConfig} expired. The limit doing its job; not
+     * reported.
+     */
+    public long timedOut() {
+        return timedOut;
+    }
+
+    /**
+     * Sessions whose handler could not be created or ended with an exception of its own (a bug, or a
+     * limit such as a too-long line); each is reported to the server's failure handler.
      */
     public long failed() {
         return failed;
@@ -82,7 +93,7 @@ public final class SessionStats {
     @Override
     public String toString() {
         return "SessionStats[accepted=" + accepted + ", running=" + running + ", queued=" + queued
-                + ", completed=" + completed + ", closedByPeer=" + closedByPeer + ", failed=" + failed
+                + ", completed=" + completed + ", closedByPeer=" + closedByPeer + ", timedOut=" + timedOut + ", failed=" + failed
                 + ", stopped=" + stopped + ", rejected=" + rejected + "]";
     }
 }

@@ -113,6 +113,8 @@ class ContinuationModeTest {
         assertEquals(List.of("SocketTimeoutException"), List.copyOf(outcomes));
         assertEquals(1, scheduler.stats().resumed(), "the timer resumed the suspended read once");
         assertEquals(null, silent.readLine(), "the server closed the session");
+        Conditions.await("the session to end", () -> server.stats().timedOut() == 1, () -> server.stats().toString());
+        assertEquals(0, server.stats().failed(), "a timeout is the limit at work, not a handler failure");
         silent.close();
     }
 

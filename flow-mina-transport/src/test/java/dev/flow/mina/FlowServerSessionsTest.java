@@ -23,7 +23,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,25 +40,24 @@ class FlowServerSessionsTest {
     private final List<FlowServer> servers = new ArrayList<>();
     private final List<FlowScheduler> schedulers = new ArrayList<>();
 
-    /** Waits until {@code Gate.expected} sessions are inside at the same time, then says so. */
+    /** Counts itself in, waits (20 s at most) until every expected session is in at the same time, says so. */
     public static final class Gate implements Callable<String> {
         private final Transport t;
-        private final AtomicInteger inside;
-        private final Integer expected;
+        private final CountDownLatch allIn;
 
-        public Gate(Transport t, AtomicInteger inside, Integer expected) {
+        public Gate(Transport t, CountDownLatch allIn) {
             this.t = t;
-            this.inside = inside;
-            this.expected = expected;
+            this.allIn = allIn;
         }
 
         @Override
-        public String call() throws IOException {
+        public String call() throws IOException, InterruptedException {
             t.readLine();
-            inside.incrementAndGet();
-            Conditions.await(expected + " sessions inside at once", () -> inside.get() >= expected,
-                    Duration.ofSeconds(20), inside::toString);
-            t.writeLine("all " + expected + " in");
+            allIn.countDown();
+            if (!allIn.await(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(allIn.getCount() + " sessions still missing after 20 s");
+            }
+            t.writeLine("all in");
             return t.readLine();
         }
     }
@@ -116,8 +114,8 @@ class FlowServerSessionsTest {
     @Test
     void threadPerSessionServesMoreSessionsAtOnceThanAnyFixedPoolAndReleasesTheThreads() throws Exception {
         int n = 64;
-        AtomicInteger inside = new AtomicInteger();
-        FlowServer server = start(FlowServer.builder().threadPerSession().handler(Gate.class, inside, n));
+        CountDownLatch allIn = new CountDownLatch(n);
+        FlowServer server = start(FlowServer.builder().threadPerSession().handler(Gate.class, allIn));
         assertEquals(0, sessionThreads(), "no thread is started up front");
         List<Transport> clients = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -126,7 +124,7 @@ class FlowServerSessionsTest {
             clients.add(t);
         }
         for (Transport t : clients) {
-            assertEquals("all " + n + " in", t.readLine());
+            assertEquals("all in", t.readLine());
         }
         assertEquals(n, server.stats().running());
         for (Transport t : clients) {
@@ -282,5 +280,81 @@ class FlowServerSessionsTest {
             assertFalse(log.lines().get(0).contains("[stack trace]"), log.lines().get(0));
         }
         assertTrue(reported.isEmpty(), reported::toString);
+    }
+
+    /** Waits for a go signal, then reads exactly {@code length} bytes and answers with their sum. */
+    public static final class LateReader implements Callable<Long> {
+        private final Transport t;
+        private final CountDownLatch go;
+        private final Integer length;
+
+        public LateReader(Transport t, CountDownLatch go, Integer length) {
+            this.t = t;
+            this.go = go;
+            this.length = length;
+        }
+
+        @Override
+        public Long call() throws IOException, InterruptedException {
+            if (!go.await(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no go signal within 20 s");
+            }
+            long sum = 0;
+            for (byte b : t.readFully(length)) {
+                sum += b & 0xff;
+            }
+            t.writeLine(String.valueOf(sum));
+            return sum;
+        }
+    }
+
+    @Test
+    void anInputBudgetCapsTheInputBufferedAcrossTheServersSessions() throws Exception {
+        int sessions = 4;
+        int length = 256 * 1024;
+        InputBudget budget = new InputBudget(32 * 1024);
+        CountDownLatch go = new CountDownLatch(1);
+        FlowServer server = start(FlowServer.builder().threadPerSession().inputBudget(budget)
+                .handler(LateReader.class, go, length));
+        InetSocketAddress address = (InetSocketAddress) server.localAddress();
+        byte[] data = new byte[length];
+        long expected = 0;
+        for (int i = 0; i < length; i++) {
+            data[i] = (byte) (i * 31);
+            expected += data[i] & 0xff;
+        }
+        List<Socket> sockets = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<String>> answers = new ArrayList<>();
+        try {
+            for (int i = 0; i < sessions; i++) {
+                Socket raw = new Socket(address.getAddress(), address.getPort());
+                raw.setSoTimeout(20_000);
+                sockets.add(raw);
+                answers.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        raw.getOutputStream().write(data);
+                        return new BufferedReader(new InputStreamReader(raw.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }));
+            }
+            Conditions.await("the sessions to buffer up to the cap", () -> budget.usedBytes() >= budget.maxBytes(),
+                    budget::toString);
+            long maxSlack = sessions * 64L * 1024; // what MINA had read already when the cap was hit: one read buffer each
+            assertTrue(budget.usedBytes() <= budget.maxBytes() + maxSlack, "over the cap: " + budget);
+            assertTrue(budget.usedBytes() < (long) sessions * length / 2, "reading stopped at the cap: " + budget);
+            go.countDown();
+            for (java.util.concurrent.CompletableFuture<String> a : answers) {
+                assertEquals(String.valueOf(expected), a.get(20, TimeUnit.SECONDS), () -> "every byte arrives, in order: "
+                        + budget + " " + server.stats());
+            }
+        } finally {
+            for (Socket raw : sockets) {
+                raw.close();
+            }
+        }
+        Conditions.await("the sessions to complete", () -> server.stats().completed() == sessions, () -> server.stats().toString());
+        Conditions.await("the budget to be released", () -> budget.usedBytes() == 0, budget::toString);
     }
 }
