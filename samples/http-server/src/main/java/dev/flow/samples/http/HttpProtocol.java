@@ -3,6 +3,7 @@ package dev.flow.samples.http;
 import dev.flow.TransportConfig;
 import dev.flow.samples.launcher.SampleProtocol;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,8 @@ public final class HttpProtocol implements SampleProtocol {
     static final Setting MAX_BODY = new Setting("max-body-bytes", String.valueOf(1 << 20),
             "longest request body, bytes (413 over it)");
     static final Setting MAX_SLEEP = new Setting("max-sleep-ms", "60000", "longest GET /sleep?ms=N");
+    static final Setting IDLE_TIMEOUT = new Setting("idle-timeout-ms", "60000",
+            "close a connection idle that long, 0 = never (whole seconds)");
 
     @Override
     public String name() {
@@ -27,7 +30,7 @@ public final class HttpProtocol implements SampleProtocol {
 
     @Override
     public List<Setting> settings() {
-        return List.of(MAX_HEADER, MAX_BODY, MAX_SLEEP);
+        return List.of(MAX_HEADER, MAX_BODY, MAX_SLEEP, IDLE_TIMEOUT);
     }
 
     @Override
@@ -37,6 +40,7 @@ public final class HttpProtocol implements SampleProtocol {
         TransportConfig config = TransportConfig.builder()
                 .charset(StandardCharsets.ISO_8859_1)
                 .maxLineLength(limits.maxHeaderBytes())
+                .idleTimeout(Duration.ofMillis(IDLE_TIMEOUT.intValue(values, 0, Integer.MAX_VALUE)))
                 .build();
         return new Setup(config, List.of(limits));
     }

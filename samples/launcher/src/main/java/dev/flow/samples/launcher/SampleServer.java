@@ -169,7 +169,7 @@ public final class SampleServer implements AutoCloseable {
         }
     }
 
-    private static int run(SampleProtocol protocol, String[] args, PrintStream out, PrintStream err)
+    static int run(SampleProtocol protocol, String[] args, PrintStream out, PrintStream err)
             throws InterruptedException {
         LaunchOptions options;
         try {
