@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the load driver end to end at tiny scale (4 connections, about 2 s per mode): the client
+ * Runs the load driver end to end at tiny scale (4 connections, about 5 s per run): the client
  * against a server JVM it spawns, in continuation mode and in MINA mode,
  * and checks that every validity check passes and the numbers are sane. Not a measurement.
  */
@@ -22,7 +22,9 @@ class LoadDriverTest {
         LoadClient.Config c = new LoadClient.Config();
         c.connections = 4;
         c.warmupS = 1;
-        c.steadyS = 1.5;
+        // A server stall that straddles the end of the warm-up is in neither R nor Z of the steady state
+        // (Little's law check); 3 s of steady state keep a 300 ms stall under the 15% tolerance.
+        c.steadyS = 3;
         c.rampdownS = 1;
         c.thinkMs = 10;
         c.progress = false;
@@ -81,7 +83,7 @@ class LoadDriverTest {
     void httpKeepAliveAgainstTheHttpSampleInContinuationMode() throws Exception {
         LoadClient.Config c = tiny();
         c.protocol = LoadProtocol.HTTP;
-        assertValidWithoutThink(runAgainst(Mode.CONTINUATION_IMMEDIATELY, c), c);
+        assertValidProtocolRun(runAgainst(Mode.CONTINUATION_IMMEDIATELY, c), c);
     }
 
     @Test
@@ -89,7 +91,7 @@ class LoadDriverTest {
         LoadClient.Config c = tiny();
         c.protocol = LoadProtocol.RESP_SETGET;
         c.pipeline = 8;
-        assertValidWithoutThink(runAgainst(Mode.SYNC, c), c);
+        assertValidProtocolRun(runAgainst(Mode.SYNC, c), c);
     }
 
     @Test
@@ -98,14 +100,11 @@ class LoadDriverTest {
                 () -> "SKIPPED: " + Mode.VIRTUAL.unavailableReason());
         LoadClient.Config c = tiny();
         c.protocol = LoadProtocol.RESP_PING;
-        assertValidWithoutThink(runAgainst(Mode.VIRTUAL, c), c);
+        assertValidProtocolRun(runAgainst(Mode.VIRTUAL, c), c);
     }
 
-    /**
-     * The protocol runs use no think time: the client's timers wake late on a loaded machine and the
-     * think-time check would measure that, not the protocol. Every other check runs.
-     */
-    private static void assertValidWithoutThink(LoadResult r, LoadClient.Config c) {
+    /** A protocol run: every validity check passes, no connection lost, no error. */
+    private static void assertValidProtocolRun(LoadResult r, LoadClient.Config c) {
         assertTrue(r.valid(), r::report);
         assertEquals(c.connections, r.aliveAtEnd, r::report);
         assertTrue(r.errors.isEmpty(), () -> "errors: " + r.errors);
@@ -113,7 +112,7 @@ class LoadDriverTest {
     }
 
     private static LoadResult runAgainst(Mode mode, LoadClient.Config c) throws Exception {
-        c.thinkMs = 0;
+        c.thinkMs = 5;
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
         try (ServerProcess sp = ServerProcess.start(mode, c.protocol.server(), 2, null, "-Xmx256m", out)) {
