@@ -166,6 +166,19 @@ class RedisServerJedisTest {
     }
 
     @Test
+    void sessionsOverMaxSessionsAreClosedAtOnceAndTheOthersKeepWorking() throws Exception {
+        start("continuation", "--max-sessions", "2");
+        try (Jedis a = jedis(); Jedis b = jedis()) {
+            assertEquals("PONG", a.ping());
+            assertEquals("PONG", b.ping());
+            assertEquals("", SampleTests.rawExchange(server, "PING\r\n"), "a third session is closed unanswered");
+            assertEquals(1, server.sessionStats().rejected(), server.sessionStats()::toString);
+            assertEquals("PONG", a.ping());
+            assertEquals("PONG", b.ping());
+        }
+    }
+
+    @Test
     void thousandConcurrentConnectionsOnTwoWorkers() throws Exception {
         start("continuation", "--workers", "2");
         int connections = 1000;
