@@ -60,14 +60,14 @@ public final class LoadServer implements AutoCloseable {
      * The session handler a server runs, by protocol: the bench's line echo, or a sample server's session
      * class with its shared arguments (the same class in every mode).
      */
-    record Served(String protocol, TransportConfig config, String handlerClass, String handlerPackage, List<Object> shared,
-            boolean strict) {
+    record Served(String protocol, TransportConfig config, String handlerClass, List<String> loadedPackages,
+            List<Object> shared, boolean strict) {
 
         /** {@code echo}, {@code http} (the HTTP sample) or {@code redis} (the RESP sample). */
         static Served of(String protocol) {
             switch (protocol) {
                 case "echo":
-                    return new Served(protocol, CONFIG, HANDLERS + ".LineEcho", HANDLERS, List.of(), true);
+                    return new Served(protocol, CONFIG, HANDLERS + ".LineEcho", List.of(HANDLERS), List.of(), true);
                 case "http":
                     return ofSample(protocol, new HttpProtocol());
                 case "redis":
@@ -79,7 +79,7 @@ public final class LoadServer implements AutoCloseable {
 
         private static Served ofSample(String protocol, SampleProtocol p) {
             SampleProtocol.Setup setup = p.setup(Map.of());
-            return new Served(protocol, setup.config(), p.handlerClass(), p.protocolPackage(), setup.handlerArgs(), false);
+            return new Served(protocol, setup.config(), p.handlerClass(), p.loadedPackages(), setup.handlerArgs(), false);
         }
 
         /** A new handler for {@code t}, loaded normally (the sync and virtual-thread modes). */
@@ -218,7 +218,7 @@ public final class LoadServer implements AutoCloseable {
 
     private int startFlow(InetSocketAddress bind, int workers, int ioProcessors) throws IOException {
         ContinuationClassLoader loader = ContinuationClassLoader.builder()
-                .include(served.handlerPackage()).strict(served.strict()).build();
+                .include(served.loadedPackages().toArray(new String[0])).strict(served.strict()).build();
         FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name(served.protocol()).build();
         FlowServer.Builder b = FlowServer.builder()
                 .scheduler(scheduler)

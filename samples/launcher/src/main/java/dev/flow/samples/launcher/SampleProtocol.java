@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * <p>The handler class is a {@code Callable} with a public constructor {@code (Transport, args...)}
  * where {@code args} are {@link Setup#handlerArgs()}. In continuation mode it is loaded through the
- * {@code ContinuationClassLoader}, with its whole package ({@link #protocolPackage()}); the shared
+ * {@code ContinuationClassLoader}, with its whole package ({@link #loadedPackages()}); the shared
  * arguments must therefore be of classes outside that package. Implementations are immutable.
  */
 public interface SampleProtocol {
@@ -21,10 +21,18 @@ public interface SampleProtocol {
     /** The fully qualified name of the session handler class. */
     String handlerClass();
 
-    /** The package loaded through the {@code ContinuationClassLoader} in continuation mode. */
+    /** The package of the handler class. */
     default String protocolPackage() {
         String c = handlerClass();
         return c.substring(0, c.lastIndexOf('.'));
+    }
+
+    /**
+     * The packages loaded through the {@code ContinuationClassLoader} in continuation mode: the
+     * protocol package and {@code dev.flow.samples.wire}, whose helpers make blocking calls too.
+     */
+    default List<String> loadedPackages() {
+        return List.of(protocolPackage(), dev.flow.samples.wire.OutputBuffer.class.getPackageName());
     }
 
     /** The protocol's settings (limits), each an option {@code --name value} with a default. */

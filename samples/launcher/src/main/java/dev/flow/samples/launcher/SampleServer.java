@@ -57,7 +57,7 @@ public final class SampleServer implements AutoCloseable {
         FlowScheduler scheduler = null;
         if (options.mode() == LaunchOptions.Mode.CONTINUATION) {
             ContinuationClassLoader loader = ContinuationClassLoader.builder()
-                    .include(protocol.protocolPackage())
+                    .include(protocol.loadedPackages().toArray(new String[0]))
                     .parent(SampleServer.class.getClassLoader())
                     .strict(false)
                     .build();

@@ -4,7 +4,7 @@ import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
 import dev.flow.Transport;
 import dev.flow.samples.http.HttpLimits;
-import dev.flow.samples.launcher.OutputBuffer;
+import dev.flow.samples.wire.OutputBuffer;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -63,9 +63,7 @@ public final class HttpSession implements Callable<Long> {
                 if (!keepAlive) {
                     break;
                 }
-                if (out.size() >= BATCH_BYTES || inputRanDry()) {
-                    send();
-                }
+                out.sendWhenDry(transport, BATCH_BYTES);
             }
         } catch (HttpError e) {
             respond(current, e.status, TEXT, (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8), false);
@@ -73,7 +71,7 @@ public final class HttpSession implements Callable<Long> {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while serving " + transport.remoteAddress());
         }
-        send();
+        out.send(transport);
         return served;
     }
 
@@ -159,9 +157,9 @@ public final class HttpSession implements Callable<Long> {
                 throw new HttpError(417, "Expect: " + printable(expect) + " (expected: 100-continue)");
             }
             if (request.http11 && (length > 0 || coding != null)) {
-                send();
+                out.send(transport);
                 out.ascii("HTTP/1.1 100 Continue").crlf().crlf();
-                send();
+                out.send(transport);
             }
         }
         if (coding != null) {
@@ -267,18 +265,6 @@ public final class HttpSession implements Callable<Long> {
         }
     }
 
-    /** Whether no further request is buffered: the moment to send the responses batched so far. */
-    private boolean inputRanDry() {
-        return transport.available() == 0;
-    }
-
-    private void send() throws IOException {
-        if (out.size() > 0) {
-            transport.write(out.array(), 0, out.size());
-            out.reset();
-        }
-        transport.flush();
-    }
 
     private static String reason(int status) {
         switch (status) {

@@ -3,7 +3,7 @@ package dev.flow.samples.redis.protocol;
 import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
 import dev.flow.Transport;
-import dev.flow.samples.launcher.OutputBuffer;
+import dev.flow.samples.wire.OutputBuffer;
 import dev.flow.samples.redis.RedisLimits;
 import dev.flow.samples.redis.Store;
 import java.io.EOFException;
@@ -58,14 +58,12 @@ public final class RespSession implements Callable<Long> {
                 if (!execute(args)) {
                     break;
                 }
-                if (out.size() >= BATCH_BYTES || inputRanDry()) {
-                    send();
-                }
+                out.sendWhenDry(transport, BATCH_BYTES);
             }
         } catch (ProtocolException e) {
             error("Protocol error: " + e.getMessage());
         }
-        send();
+        out.send(transport);
         return commands;
     }
 
@@ -111,19 +109,6 @@ public final class RespSession implements Callable<Long> {
         } catch (LineTooLongException e) {
             throw new ProtocolException("too big inline request (expected: <= " + limits.maxInlineBytes() + " bytes)");
         }
-    }
-
-    /** Whether no further request is buffered: the moment to send the replies batched so far. */
-    private boolean inputRanDry() {
-        return transport.available() == 0;
-    }
-
-    private void send() throws IOException {
-        if (out.size() > 0) {
-            transport.write(out.array(), 0, out.size());
-            out.reset();
-        }
-        transport.flush();
     }
 
     private static List<byte[]> inline(String line) {

@@ -1,11 +1,18 @@
-package dev.flow.samples.launcher;
+package dev.flow.samples.wire;
 
+import dev.flow.Transport;
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
  * A growable byte buffer in which a protocol session assembles its replies, so that each reply (or
- * a batch of pipelined replies) goes out in one {@code Transport.write}. Holds no I/O itself: the
- * session writes {@code array()[0..size())} and then calls {@link #reset()}.
+ * a batch of replies to pipelined requests) goes out in one {@code Transport.write}, flushed once.
+ *
+ * <p>{@link #sendWhenDry} is the "flush when the input runs dry" rule: the batch goes out only when no
+ * further request is already buffered ({@link Transport#available()} is 0) or it has grown past a
+ * bound. Its {@code Transport} calls are suspension points when this class is loaded through the
+ * {@code ContinuationClassLoader} with the protocol code (its package is included by the samples'
+ * launcher); loaded normally they block.
  *
  * <p>Not thread-safe: one per session.
  */
@@ -72,6 +79,25 @@ public final class OutputBuffer {
     /** The number of bytes appended since the last reset. */
     public int size() {
         return size;
+    }
+
+    /**
+     * Writes and flushes the bytes appended so far if no further input is buffered on {@code transport}
+     * or they reach {@code batchBytes}; otherwise keeps them for the next reply.
+     */
+    public void sendWhenDry(Transport transport, int batchBytes) throws IOException {
+        if (size >= batchBytes || transport.available() == 0) {
+            send(transport);
+        }
+    }
+
+    /** Writes the bytes appended so far (if any) in one write, empties the buffer and flushes {@code transport}. */
+    public void send(Transport transport) throws IOException {
+        if (size > 0) {
+            transport.write(buf, 0, size);
+            reset();
+        }
+        transport.flush();
     }
 
     /** Empties the buffer, keeping its capacity up to 64 KiB. */
