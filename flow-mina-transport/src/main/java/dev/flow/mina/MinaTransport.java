@@ -107,6 +107,8 @@ public final class MinaTransport implements AsyncTransport {
 
     private final AtomicInteger trafficWip = new AtomicInteger();
     private volatile IoFutureAwaitable lastWrite;
+    /** Set once MINA reported the session closed. */
+    private volatile boolean sessionClosed;
 
     MinaTransport(IoSession session, TransportConfig config, InputBudget budget) {
         this.budget = budget;
@@ -493,6 +495,11 @@ public final class MinaTransport implements AsyncTransport {
         WriteFuture f = session.write(b);
         IoFutureAwaitable w = new IoFutureAwaitable(f);
         lastWrite = w;
+        if (sessionClosed) {
+            // The session closed between session.write and lastWrite = w: onSessionClosed saw the
+            // previous write. Both fields are volatile, so one of the two sides fails this one.
+            failIfPending(w);
+        }
         f.addListener(writeListener);
         return w.isDone() || session.getScheduledWriteBytes() > WRITE_HIGH_WATER ? w : Signal.DONE;
     }
@@ -611,15 +618,20 @@ public final class MinaTransport implements AsyncTransport {
      * so a writer waiting on it (back-pressure, flush) would otherwise wait for ever (#8.11).
      */
     void onSessionClosed() {
+        sessionClosed = true;
         onInputClosed();
-        IoFutureAwaitable last = lastWrite;
-        if (last != null && !last.isDone()) {
+        failIfPending(lastWrite);
+    }
+
+    /** Fails {@code w} if it is still pending after the session closed. */
+    private void failIfPending(IoFutureAwaitable w) {
+        if (w != null && !w.isDone()) {
             IOException cause;
             synchronized (lock) {
                 cause = ended != null ? ended
                         : new IOException("connection to " + remoteAddress() + " closed before the write completed");
             }
-            ((WriteFuture) last.future()).setException(cause);
+            ((WriteFuture) w.future()).setException(cause);
         }
     }
 
@@ -799,6 +811,17 @@ public final class MinaTransport implements AsyncTransport {
     long decodedBytes() {
         synchronized (lock) {
             return in.decodedBytes();
+        }
+    }
+
+    /** A one-line account of the transport's state, for diagnostics. */
+    String state() {
+        IoFutureAwaitable last = lastWrite;
+        synchronized (lock) {
+            return this + ": buffered=" + in.size() + " eof=" + eof + " closed=" + closed + " failure=" + failure
+                    + " waiter=" + waiter + " readSuspended=" + readSuspended + " lastWrite="
+                    + (last == null ? "none" : last.isDone() ? "done" : "pending") + " sessionClosed=" + sessionClosed
+                    + " connected=" + session.isConnected();
         }
     }
 

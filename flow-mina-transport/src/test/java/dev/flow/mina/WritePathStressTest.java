@@ -52,12 +52,14 @@ class WritePathStressTest {
         FlowScheduler scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately())
                 .name("stress-flows").build();
         AtomicInteger running = new AtomicInteger();
+        List<MinaTransport> transports = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<Throwable> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
         NioSocketAcceptor acceptor = new NioSocketAcceptor(1);
         acceptor.setReuseAddress(true);
         acceptor.setHandler(new TransportIoHandler(TransportConfig.DEFAULT, new TransportIoHandler.Listener() {
             @Override
             public void opened(MinaTransport t) {
+                transports.add(t);
                 running.incrementAndGet();
                 if (continuation) {
                     Callable<?> task = loader.newInstance(Callable.class, BodyEcho.class.getName(), t);
@@ -100,7 +102,7 @@ class WritePathStressTest {
             Conditions.await("every session to close", () -> acceptor.getManagedSessionCount() == 0,
                     Duration.ofSeconds(15), () -> acceptor.getManagedSessionCount() + " open, " + running + " running");
             Conditions.await("every handler to end", () -> running.get() == 0, Duration.ofSeconds(15),
-                    () -> running + " running; " + scheduler.stats() + sessionStacks());
+                    () -> running + " running; " + scheduler.stats() + sessionStacks() + states(transports));
             Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), scheduler.stats()::toString);
             assertEquals(List.of(), unexpected);
         } finally {
@@ -109,6 +111,14 @@ class WritePathStressTest {
             scheduler.close();
             assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
         }
+    }
+
+    private static String states(List<MinaTransport> transports) {
+        StringBuilder b = new StringBuilder();
+        for (MinaTransport t : transports) {
+            b.append("\n").append(t.state());
+        }
+        return b.toString();
     }
 
     private static String sessionStacks() {
