@@ -83,21 +83,11 @@ class FlowServerTest {
 
     @AfterEach
     void checkNothingLeaked() throws Exception {
-        try {
-            if (clients != null) {
-                clients.shutdownNow();
-                assertTrue(clients.awaitTermination(5, TimeUnit.SECONDS));
-            }
-            connector.close();
-            for (FlowServer s : servers) {
-                s.close();
-                assertEquals(0, s.openSessions(), "open sessions after close");
-            }
-            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
-        } finally {
-            scheduler.close();
-            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        if (clients != null) {
+            clients.shutdownNow();
+            assertTrue(clients.awaitTermination(5, TimeUnit.SECONDS));
         }
+        Teardown.closeAll(connector, servers, scheduler);
     }
 
     private FlowServer echoServer(SocketAddress address, TransportConfig config) throws IOException {
