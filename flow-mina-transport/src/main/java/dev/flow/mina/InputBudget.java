@@ -73,9 +73,17 @@ public final class InputBudget {
         }
     }
 
+    /**
+     * Wakes the transports registered when called. One that finds the budget still above its resume
+     * level registers again; it waits for the next release instead of being woken again by this loop,
+     * which would never end.
+     */
     private void wakeAll() {
-        MinaTransport t;
-        while ((t = suspended.poll()) != null) {
+        for (int n = suspended.size(); n > 0; n--) {
+            MinaTransport t = suspended.poll();
+            if (t == null) {
+                return;
+            }
             t.budgetFreed();
         }
     }
