@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -158,21 +157,7 @@ class HttpServerClientTest {
     }
 
     @Test
-    void anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() throws Exception {
-        closeIdleConnection();
-        // How the server counts it is anIdleTimeoutCountsAsTimedOutNotFailed (disabled): the transport reports the
-        // idle timeout as an IOException whose cause is the SocketTimeoutException, which FlowServer counts as
-        // failed or, since MINA has closed the session, closedByPeer.
-        assertEquals(0, server.sessionStats().running(), server.sessionStats()::toString);
-        assertEquals(0, server.sessionStats().completed(), server.sessionStats()::toString);
-        server.close();
-        server = null;
-    }
-
-    @Test
-    @Disabled("red until the transport throws the idle timeout as a SocketTimeoutException or FlowServer looks at the"
-            + " cause chain (branches transport and server): today it counts as failed or closedByPeer")
-    void anIdleTimeoutCountsAsTimedOutNotFailed() throws Exception {
+    void anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeoutAndCountsAsTimedOut() throws Exception {
         closeIdleConnection();
         assertEquals(1, server.sessionStats().timedOut(), server.sessionStats()::toString);
         assertEquals(0, server.sessionStats().failed() + server.sessionStats().closedByPeer(), server.sessionStats()::toString);
