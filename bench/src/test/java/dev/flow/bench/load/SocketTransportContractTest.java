@@ -1,11 +1,8 @@
 package dev.flow.bench.load;
 
+import dev.flow.PlainSocketPeer;
 import dev.flow.TransportConfig;
 import dev.flow.TransportContractTest;
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -42,7 +39,7 @@ class SocketTransportContractTest extends TransportContractTest {
             Socket accepted = server.accept();
             resources.add(client);
             resources.add(accepted);
-            return new Connection(new SocketTransport(accepted, config), new Peer(client));
+            return new Connection(new SocketTransport(accepted, config), new PlainSocketPeer(client));
         }
     }
 
@@ -59,57 +56,5 @@ class SocketTransportContractTest extends TransportContractTest {
             }
         }
         return super.isWaiting(reader);
-    }
-
-    /** The client end: a plain socket with bounded reads. */
-    private static final class Peer implements TransportContractTest.Peer {
-        private final Socket socket;
-        private final InputStream in;
-        private final OutputStream out;
-
-        Peer(Socket socket) throws IOException {
-            this.socket = socket;
-            socket.setSoTimeout(5000);
-            socket.setTcpNoDelay(true);
-            this.in = socket.getInputStream();
-            this.out = socket.getOutputStream();
-        }
-
-        @Override
-        public void write(byte[] bytes) throws IOException {
-            out.write(bytes);
-            out.flush();
-        }
-
-        @Override
-        public byte[] readExactly(int n) throws IOException {
-            byte[] b = new byte[n];
-            new DataInputStream(in).readFully(b);
-            return b;
-        }
-
-        @Override
-        public void awaitEndOfStream() throws IOException {
-            int b = in.read();
-            if (b != -1) {
-                throw new AssertionError("expected end of stream, got byte " + b);
-            }
-        }
-
-        @Override
-        public void shutdownOutput() throws IOException {
-            socket.shutdownOutput();
-        }
-
-        @Override
-        public void reset() throws IOException {
-            socket.setSoLinger(true, 0);
-            socket.close();
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
     }
 }
