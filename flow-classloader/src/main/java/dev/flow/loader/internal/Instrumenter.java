@@ -786,7 +786,11 @@ public final class Instrumenter {
         return changed;
     }
 
-    /** Points a lambda the JVM will call back at a wrapper that pins the flow while it runs. */
+    /**
+     * Points a lambda the JVM will call back at a wrapper that pins the flow while it runs: the sites
+     * {@link LambdaDesugarer} left to the JVM. A suspension point named by the reference is rewritten
+     * inside the wrapper, so a strict loader refuses it by site ({@link #rewritePoint}).
+     */
     private void redirectThroughPin(ClassNode cn, InvokeDynamicInsnNode indy, int line) {
         Handle h = (Handle) indy.bsmArgs[1];
         boolean isStatic = h.getTag() == Opcodes.H_INVOKESTATIC;
