@@ -39,6 +39,7 @@ import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.service.IoAcceptor;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.write.WriteToClosedSessionException;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
@@ -416,27 +417,36 @@ public final class FlowServer implements AutoCloseable {
             outcome = Outcome.COMPLETED;
         } else if (closed.get()) {
             outcome = Outcome.STOPPED;
-        } else if (scheduler != null && bySchedulerClose(cause)) {
+        } else if (scheduler != null && causedBy(cause, RejectedExecutionException.class, CancellationException.class)) {
             outcome = Outcome.STOPPED;
             if (schedulerClosedReported.compareAndSet(false, true)) {
                 warn(this + ": " + scheduler + " was closed before the server (" + cause
                         + "); its sessions are closed without further report; close the server first");
             }
-        } else if (s.peerEnded && byPeer(cause)) {
-            outcome = Outcome.CLOSED_BY_PEER;
-        } else if (cause instanceof SocketTimeoutException) {
+        } else if (causedBy(cause, SocketTimeoutException.class)) {
+            // also wrapped: an idle timeout reaches the handler as a failed connection, and MINA then
+            // reports the session closed as if by the peer
             outcome = Outcome.TIMED_OUT;
+        } else if ((s.peerEnded || causedBy(cause, WriteToClosedSessionException.class)) && byPeer(cause)) {
+            // MINA fails the queued writes of a peer that reset during a write before it reports the
+            // session closed: the writer may see the failure first.
+            outcome = Outcome.CLOSED_BY_PEER;
         } else {
             outcome = Outcome.FAILED;
         }
         end(s, outcome, cause);
     }
 
-    /** Whether {@code cause} (or one of its causes) is the scheduler refusing or cancelling flows as it closes. */
-    private static boolean bySchedulerClose(Throwable cause) {
+    /**
+     * Whether {@code cause} or one of its causes is one of {@code types}: the scheduler refusing or
+     * cancelling flows as it closes, a timeout, or MINA failing writes to a session closed under them.
+     */
+    private static boolean causedBy(Throwable cause, Class<?>... types) {
         for (Throwable c = cause; c != null; c = c.getCause()) {
-            if (c instanceof RejectedExecutionException || c instanceof CancellationException) {
-                return true;
+            for (Class<?> t : types) {
+                if (t.isInstance(c)) {
+                    return true;
+                }
             }
         }
         return false;

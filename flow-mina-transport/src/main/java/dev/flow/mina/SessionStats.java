@@ -64,7 +64,8 @@ public final class SessionStats {
     }
 
     /**
-     * Sessions whose handler ended with a {@link java.net.SocketTimeoutException}: a read, line, idle or
+     * Sessions whose handler ended with a {@link java.net.SocketTimeoutException}, or a failure caused by
+     * one (an idle timeout reaches the handler as a failed connection): a read, line, idle or
      * write timeout of the session's {@code TransportConfig} expired. The limit doing its job; not
      * reported.
      */
