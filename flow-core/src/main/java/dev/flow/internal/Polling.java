@@ -1,0 +1,117 @@
+package dev.flow.internal;
+
+import dev.flow.SuspendPolicy;
+import dev.flow.spi.Awaitable;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Support for the suspendable forms of JDK primitives that offer no completion callback (blocking
+ * queues, latches, semaphores): the flow tries the non-blocking form ({@code poll}, {@code
+ * tryAcquire}, {@code getCount() == 0}) and suspends between attempts, first yielding the worker to
+ * other ready flows three times, then sleeping 50 µs, doubling up to 1 ms. Also the report for
+ * blocking calls that have no suspendable form. Stateless and thread-safe.
+ */
+public final class Polling {
+
+    /** Completes as soon as a waiter registers: awaiting it puts the flow at the back of the ready queue. */
+    public static final Awaitable YIELD = new Pause(true);
+    /** Never completes: awaited with a timeout, it is a pause on the scheduler's timer. */
+    public static final Awaitable PAUSE = new Pause(false);
+
+    /** {@link #attempt}: {@code BlockingQueue.poll()}. */
+    public static final int TAKE = 0;
+    /** {@link #attempt}: {@code BlockingQueue.offer(element)}. */
+    public static final int OFFER = 1;
+    /** {@link #attempt}: {@code CountDownLatch.getCount() == 0}. */
+    public static final int LATCH = 2;
+    /** {@link #attempt}: {@code Semaphore.tryAcquire(permits)}. */
+    public static final int PERMITS = 3;
+
+    private static final int YIELDS = 3;
+    private static final long FIRST_PAUSE_NANOS = 50_000L;
+    private static final long MAX_PAUSE_NANOS = 1_000_000L;
+
+    private Polling() {
+    }
+
+    /**
+     * Whether the caller must use the blocking form instead of polling: outside a flow, for a flow
+     * that never suspends, or for a pinned flow (reported: a warning once per site, or an {@code
+     * UnsuspendableFrameException} at a strict site).
+     */
+    public static boolean mustBlock(FlowState f) {
+        if (f == null) {
+            return true;
+        }
+        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : Locks.heldSite(f);
+        if (site != Pins.NOT_PINNED) {
+            Pins.onPinnedAwait(site);
+            return true;
+        }
+        return f.continuation == null || f.policy.kind() == SuspendPolicy.Kind.NEVER;
+    }
+
+    /**
+     * One non-blocking attempt {@code op} on {@code target}: the element taken, or {@link Boolean#TRUE}
+     * if it succeeded otherwise; {@code null} if it must be repeated.
+     */
+    @SuppressWarnings("unchecked")
+    public static Object attempt(int op, Object target, Object element, int permits) {
+        switch (op) {
+            case TAKE:
+                return ((BlockingQueue<?>) target).poll();
+            case OFFER:
+                return ((BlockingQueue<Object>) target).offer(element) ? Boolean.TRUE : null;
+            case LATCH:
+                return ((CountDownLatch) target).getCount() == 0 ? Boolean.TRUE : null;
+            case PERMITS:
+                return ((Semaphore) target).tryAcquire(permits) ? Boolean.TRUE : null;
+            default:
+                throw new IllegalArgumentException("op: " + op + " (expected: TAKE, OFFER, LATCH or PERMITS)");
+        }
+    }
+
+    /** How long to pause before attempt {@code attempt + 1}: {@code 0} (a yield) for the first three. */
+    public static long pauseNanos(int attempt) {
+        if (attempt < YIELDS) {
+            return 0;
+        }
+        int doublings = attempt - YIELDS;
+        return doublings >= 5 ? MAX_PAUSE_NANOS : Math.min(FIRST_PAUSE_NANOS << doublings, MAX_PAUSE_NANOS);
+    }
+
+    /**
+     * Called before a blocking call without a suspendable form ({@code Object.wait}, {@code
+     * Condition.await}, {@code CyclicBarrier.await}...) registered as pin site {@code site}: in a
+     * flow it is reported like a pin (a warning once, or an {@code UnsuspendableFrameException} at a
+     * strict site); elsewhere it does nothing.
+     */
+    public static void unsuspendable(int site) {
+        if (FlowState.current() != null) {
+            Pins.onPinnedAwait(site);
+        }
+    }
+
+    /** {@link #YIELD} and {@link #PAUSE}: never done; a yield runs its waiter at once, a pause never. */
+    private static final class Pause implements Awaitable {
+        private final boolean yield;
+
+        Pause(boolean yield) {
+            this.yield = yield;
+        }
+
+        @Override
+        public boolean isDone() {
+            return false;
+        }
+
+        @Override
+        public void whenDone(Runnable action) {
+            if (yield) {
+                action.run();
+            }
+        }
+    }
+}
