@@ -41,11 +41,14 @@ public final class Awaits {
      * @return {@code true} if {@code w} completed, {@code false} on timeout
      */
     public static boolean park(Object w, long timeoutNanos) {
+        if (Locks.pinsCurrentFlow()) {
+            return Waits.block(w, timeoutNanos);
+        }
         if (Waits.isDone(w)) {
             return true;
         }
         FlowState f = FlowState.current();
-        if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos)) {
+        if (f == null || !f.beforeSuspend(w, timeoutNanos)) {
             return Waits.block(w, timeoutNanos);
         }
         Continuation.suspend();
@@ -74,7 +77,7 @@ public final class Awaits {
     public static Object futureGet(Future<?> f, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         FlowState s = FlowState.current();
-        if (unit == null || f.isDone() || Thread.currentThread().isInterrupted() || Polling.mustBlock(s)) {
+        if (unit == null || Polling.mustBlock(s) || f.isDone() || Thread.currentThread().isInterrupted()) {
             return f.get(timeout, unit);
         }
         long nanos = unit.toNanos(timeout);
@@ -86,7 +89,7 @@ public final class Awaits {
 
     /** Replaces {@code FlowHandle.join()}. */
     public static Object join(FlowHandle<?> h) {
-        if (!h.isDone()) {
+        if (!Polling.mustBlock(FlowState.current()) && !h.isDone()) {
             park(h.toCompletionStage().toCompletableFuture(), 0);
         }
         return h.join();
@@ -95,7 +98,8 @@ public final class Awaits {
     /** Replaces {@code FlowHandle.get(Duration)}; the outcome comes from the handle's own {@code get}. */
     public static Object get(FlowHandle<?> h, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
-        if (timeout == null || h.isDone() || Thread.currentThread().isInterrupted()) {
+        if (timeout == null || Polling.mustBlock(FlowState.current()) || h.isDone()
+                || Thread.currentThread().isInterrupted()) {
             return h.get(timeout);
         }
         long nanos = saturatedNanos(timeout);

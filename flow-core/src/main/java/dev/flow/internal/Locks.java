@@ -2,6 +2,7 @@ package dev.flow.internal;
 
 import dev.flow.FlowLocal;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The owner-based locks ({@code java.util.concurrent.locks.Lock}) each flow holds. The class loader
@@ -16,6 +17,11 @@ import java.util.Arrays;
 public final class Locks {
 
     private static final FlowLocal<Held> HELD = FlowLocal.create();
+    /**
+     * Holds recorded in all flows, so that an await can skip the per-flow look-up when no flow holds
+     * a lock. It only counts up for holds that end with the flow, which merely costs that look-up.
+     */
+    private static final AtomicInteger HOLDS = new AtomicInteger();
 
     private Locks() {
     }
@@ -36,16 +42,17 @@ public final class Locks {
             size++;
         }
 
-        void remove(Object lock) {
+        boolean remove(Object lock) {
             for (int i = size - 1; i >= 0; i--) {
                 if (locks[i] == lock) {
                     System.arraycopy(locks, i + 1, locks, i, size - i - 1);
                     System.arraycopy(sites, i + 1, sites, i, size - i - 1);
                     size--;
                     locks[size] = null;
-                    return;
+                    return true;
                 }
             }
+            return false;
         }
     }
 
@@ -60,6 +67,7 @@ public final class Locks {
             HELD.set(h);
         }
         h.add(lock, site);
+        HOLDS.incrementAndGet();
     }
 
     /** Records a {@code tryLock} at {@code site}: only a successful one holds the lock. Returns {@code acquired}. */
@@ -76,8 +84,8 @@ public final class Locks {
             return;
         }
         Held h = HELD.get();
-        if (h != null) {
-            h.remove(lock);
+        if (h != null && h.remove(lock)) {
+            HOLDS.decrementAndGet();
         }
     }
 
@@ -88,19 +96,25 @@ public final class Locks {
     }
 
     /**
-     * Whether a held lock pins {@code f} at an await: reports the lock's site (a warning once, or an
-     * {@code UnsuspendableFrameException} for a strict site) and returns {@code true}. A flow pinned
-     * for another reason is left to {@link FlowState#beforeSuspend}.
+     * Whether a held lock pins the current flow at an await. Checked before the await's fast path, so
+     * that an await under a lock is reported (a warning once per site, or an {@code
+     * UnsuspendableFrameException} at a strict site) whether or not it would have to wait: by site, not
+     * by timing. The site reported is the flow's pin site if it has one, else the innermost lock's.
+     * Costs one volatile read while no flow holds a lock.
      */
-    public static boolean pins(FlowState f) {
-        if (f.pinSite != Pins.NOT_PINNED) {
+    public static boolean pinsCurrentFlow() {
+        if (HOLDS.get() == 0) {
+            return false;
+        }
+        FlowState f = FlowState.current();
+        if (f == null) {
             return false;
         }
         int site = heldSite(f);
         if (site == Pins.NOT_PINNED) {
             return false;
         }
-        Pins.onPinnedAwait(site);
+        Pins.onPinnedAwait(f.pinSite != Pins.NOT_PINNED ? f.pinSite : site);
         return true;
     }
 }
