@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
@@ -206,22 +207,44 @@ public final class Awaits {
         return pollFor(Polling.PERMITS, s, null, permits, Math.max(0, unit.toNanos(timeout)), true) != null;
     }
 
+    /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */
+    public static int awaitAdvance(Phaser phaser, int phase) {
+        if (phase < 0 || Polling.mustBlock(FlowState.current())) {
+            return phaser.awaitAdvance(phase);
+        }
+        try {
+            return (Integer) pollFor(Polling.PHASE, phaser, null, phase, -1, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible poll interrupted", e);
+        }
+    }
+
+    /** Replaces {@code Phaser.arriveAndAwaitAdvance()} of a phaser without a parent; tiered phasers block. */
+    public static int arriveAndAwaitAdvance(Phaser phaser) {
+        if (phaser.getParent() != null || Polling.mustBlock(FlowState.current())) {
+            return phaser.arriveAndAwaitAdvance();
+        }
+        int phase = phaser.arrive();
+        return phase < 0 ? phase : awaitAdvance(phaser, phase);
+    }
+
     /**
      * Repeats {@link Polling#attempt} until it succeeds, suspending between attempts, like the JDK's
      * blocking form: an interruptible wait throws {@code InterruptedException} (clearing the flag)
      * before each attempt if the flag is set.
      *
+     * @param n the permits to acquire, or the phase to leave
      * @param nanos how long to try, {@code -1} for ever
      * @return the attempt's result, or {@code null} once {@code nanos} have passed
      */
-    private static Object pollFor(int op, Object target, Object element, int permits, long nanos, boolean interruptible)
+    private static Object pollFor(int op, Object target, Object element, int n, long nanos, boolean interruptible)
             throws InterruptedException {
         long start = nanos > 0 ? System.nanoTime() : 0;
         for (int attempt = 0;; attempt++) {
             if (interruptible && Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            Object r = Polling.attempt(op, target, element, permits);
+            Object r = Polling.attempt(op, target, element, n);
             if (r != null) {
                 return r;
             }

@@ -4,12 +4,13 @@ import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
 
 /**
  * Support for the suspendable forms of JDK primitives that offer no completion callback (blocking
  * queues, latches, semaphores): the flow tries the non-blocking form ({@code poll}, {@code
- * tryAcquire}, {@code getCount() == 0}) and suspends between attempts, first yielding the worker to
+ * tryAcquire}, {@code getCount() == 0}, {@code Phaser.getPhase()}) and suspends between attempts, first yielding the worker to
  * other ready flows three times, then sleeping 50 µs, doubling up to 1 ms. Also the report for
  * blocking calls that have no suspendable form. Stateless and thread-safe.
  */
@@ -26,8 +27,10 @@ public final class Polling {
     public static final int OFFER = 1;
     /** {@link #attempt}: {@code CountDownLatch.getCount() == 0}. */
     public static final int LATCH = 2;
-    /** {@link #attempt}: {@code Semaphore.tryAcquire(permits)}. */
+    /** {@link #attempt}: {@code Semaphore.tryAcquire(n)}. */
     public static final int PERMITS = 3;
+    /** {@link #attempt}: {@code Phaser.getPhase() != n}, giving the phase reached. */
+    public static final int PHASE = 4;
 
     private static final int YIELDS = 3;
     private static final long FIRST_PAUSE_NANOS = 50_000L;
@@ -54,11 +57,13 @@ public final class Polling {
     }
 
     /**
-     * One non-blocking attempt {@code op} on {@code target}: the element taken, or {@link Boolean#TRUE}
-     * if it succeeded otherwise; {@code null} if it must be repeated.
+     * One non-blocking attempt {@code op} on {@code target}: the element taken, the phase reached, or
+     * {@link Boolean#TRUE} if it succeeded otherwise; {@code null} if it must be repeated.
+     *
+     * @param n the permits to acquire, or the phase to leave
      */
     @SuppressWarnings("unchecked")
-    public static Object attempt(int op, Object target, Object element, int permits) {
+    public static Object attempt(int op, Object target, Object element, int n) {
         switch (op) {
             case TAKE:
                 return ((BlockingQueue<?>) target).poll();
@@ -67,9 +72,12 @@ public final class Polling {
             case LATCH:
                 return ((CountDownLatch) target).getCount() == 0 ? Boolean.TRUE : null;
             case PERMITS:
-                return ((Semaphore) target).tryAcquire(permits) ? Boolean.TRUE : null;
+                return ((Semaphore) target).tryAcquire(n) ? Boolean.TRUE : null;
+            case PHASE:
+                int phase = ((Phaser) target).getPhase();
+                return phase != n ? Integer.valueOf(phase) : null;
             default:
-                throw new IllegalArgumentException("op: " + op + " (expected: TAKE, OFFER, LATCH or PERMITS)");
+                throw new IllegalArgumentException("op: " + op + " (expected: TAKE, OFFER, LATCH, PERMITS or PHASE)");
         }
     }
 

@@ -67,7 +67,7 @@ public final class BuiltinSuspensionPoints {
     private static final String HANDLE = "dev/flow/FlowHandle";
     private static final String UNIT = "Ljava/util/concurrent/TimeUnit;";
 
-    /** Flow handles, blocking queues, latches and semaphores: their waits poll and suspend between attempts. */
+    /** Flow handles, blocking queues, latches, semaphores and phasers: their waits poll and suspend between attempts. */
     private static void addPrimitives(List<SuspensionPoint> p) {
         instance(p, HANDLE, "join", "()Ljava/lang/Object;");
         instance(p, HANDLE, "get", "(Ljava/time/Duration;)Ljava/lang/Object;");
@@ -83,6 +83,8 @@ public final class BuiltinSuspensionPoints {
         instance(p, SEMAPHORE, "acquireUninterruptibly", "(I)V");
         instance(p, SEMAPHORE, "tryAcquire", "(J" + UNIT + ")Z");
         instance(p, SEMAPHORE, "tryAcquire", "(IJ" + UNIT + ")Z");
+        instance(p, "java/util/concurrent/Phaser", "awaitAdvance", "(I)I");
+        instance(p, "java/util/concurrent/Phaser", "arriveAndAwaitAdvance", "()I");
     }
 
     /** An instance method replaced by the {@code Awaits} method of the same name taking the receiver first. */

@@ -23,9 +23,10 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       what the flow holds, so that an await while a lock is held pins the flow (lock site
  *       registered with {@link Pins.Reason#LOCK}).
  *   <li>Blocking calls without a suspendable form ({@code Object.wait}, {@code Condition.await*},
- *       {@code CyclicBarrier.await}, {@code Exchanger.exchange}, {@code Phaser}'s waits, {@code
- *       Thread.join}) stay as they are and are preceded by {@code Polling.unsuspendable(site)}, which
- *       reports them in a flow like a pin ({@link Pins.Reason#BLOCKING_CALL}).
+ *       {@code CyclicBarrier.await}, {@code Exchanger.exchange}, {@code
+ *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join}) stay as they are and are preceded
+ *       by {@code Polling.unsuspendable(site)}, which reports them in a flow like a pin ({@link
+ *       Pins.Reason#BLOCKING_CALL}).
  * </ul>
  *
  * <p>Stateless; used by the instrumenter under the class loader's initialisation.
@@ -83,8 +84,6 @@ final class SiteCalls {
             new Rule("java/util/concurrent/Exchanger", "exchange", "(Ljava/lang/Object;)", Kind.UNSUSPENDABLE),
             new Rule("java/util/concurrent/Exchanger", "exchange", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)",
                     Kind.UNSUSPENDABLE),
-            new Rule("java/util/concurrent/Phaser", "arriveAndAwaitAdvance", "()", Kind.UNSUSPENDABLE),
-            new Rule("java/util/concurrent/Phaser", "awaitAdvance", "(I)", Kind.UNSUSPENDABLE),
             new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(I)", Kind.UNSUSPENDABLE),
             new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(IJLjava/util/concurrent/TimeUnit;)",
                     Kind.UNSUSPENDABLE),

@@ -4,7 +4,7 @@ import java.util.stream.Stream;
 
 /**
  * Blocking JDK primitives in flows: those with a way to test without blocking (queues, latches,
- * semaphores) suspend, even when the other side is a sibling flow on the same single worker; those
+ * semaphores, phasers) suspend, even when the other side is a sibling flow on the same single worker; those
  * without one ({@code Object.wait}, barriers) are reported and refused in strict mode.
  */
 class PrimitivesConformanceTest extends ConformanceSuite {
@@ -26,6 +26,7 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "SemaphoreFromSiblingFlow").suspends(),
                 Case.of(p + "SemaphoreAcquireFromOtherThread").suspends(),
                 Case.of(p + "SemaphoreTryAcquireTimesOut").suspends(),
+                Case.of(p + "PhaserWithSiblingFlow").suspends(),
                 Case.of(p + "InterruptedWaits"),
                 Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
                 Case.of(p + "CyclicBarrierOfOne").pins(blocking));
