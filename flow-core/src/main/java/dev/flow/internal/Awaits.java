@@ -42,14 +42,12 @@ public final class Awaits {
      * @return {@code true} if {@code w} completed, {@code false} on timeout
      */
     public static boolean park(Object w, long timeoutNanos) {
-        if (Locks.pinsCurrentFlow()) {
-            return Waits.block(w, timeoutNanos);
-        }
+        Locks.checkAwait();
         if (Waits.isDone(w)) {
             return true;
         }
         FlowState f = FlowState.current();
-        if (f == null || !f.beforeSuspend(w, timeoutNanos)) {
+        if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos)) {
             return Waits.block(w, timeoutNanos);
         }
         Continuation.suspend();

@@ -96,25 +96,37 @@ public final class Locks {
     }
 
     /**
-     * Whether a held lock pins the current flow at an await. Checked before the await's fast path, so
-     * that an await under a lock is reported (a warning once per site, or an {@code
-     * UnsuspendableFrameException} at a strict site) whether or not it would have to wait: by site, not
-     * by timing. The site reported is the flow's pin site if it has one, else the innermost lock's.
-     * Costs one volatile read while no flow holds a lock.
+     * Called before an await's fast path: a flow holding a lock taken at a strict site is refused
+     * there with {@code UnsuspendableFrameException}, whether or not the await would block, so a
+     * strict run does not depend on timing. Costs one volatile read while no flow holds a lock.
      */
-    public static boolean pinsCurrentFlow() {
+    public static void checkAwait() {
         if (HOLDS.get() == 0) {
-            return false;
+            return;
         }
         FlowState f = FlowState.current();
-        if (f == null) {
+        if (f != null) {
+            int site = heldSite(f);
+            if (site != Pins.NOT_PINNED && Pins.isStrict(site)) {
+                Pins.onPinnedAwait(site);
+            }
+        }
+    }
+
+    /**
+     * Whether a held lock pins {@code f} at an await that would block: reports the innermost lock's
+     * site (a warning once per site) and returns {@code true}. A flow pinned for another reason is
+     * left to {@link FlowState#beforeSuspend}, which reports its own site.
+     */
+    public static boolean pins(FlowState f) {
+        if (HOLDS.get() == 0 || f.pinSite != Pins.NOT_PINNED) {
             return false;
         }
         int site = heldSite(f);
         if (site == Pins.NOT_PINNED) {
             return false;
         }
-        Pins.onPinnedAwait(f.pinSite != Pins.NOT_PINNED ? f.pinSite : site);
+        Pins.onPinnedAwait(site);
         return true;
     }
 }

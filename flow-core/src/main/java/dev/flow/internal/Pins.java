@@ -99,6 +99,11 @@ public final class Pins {
         return SITES.get(id);
     }
 
+    /** Whether site {@code id} throws instead of blocking. */
+    static boolean isStrict(int id) {
+        return site(id).strict;
+    }
+
     /** Starts a pinned stretch at {@code site}; returns the state to pass to {@link #exit(int)}. */
     public static int enter(int site) {
         FlowState f = FlowState.current();
