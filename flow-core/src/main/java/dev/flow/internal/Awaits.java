@@ -11,9 +11,11 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
@@ -203,6 +205,33 @@ public final class Awaits {
             return s.tryAcquire(permits, timeout, unit);
         }
         return pollFor(Polling.PERMITS, s, null, permits, Math.max(0, unit.toNanos(timeout)), true) != null;
+    }
+
+    /** Replaces {@code CompletionService.take()}. */
+    public static Future<?> take(CompletionService<?> cs) throws InterruptedException {
+        if (Polling.mustBlock(FlowState.current())) {
+            return cs.take();
+        }
+        return (Future<?>) pollFor(Polling.COMPLETION, cs, null, 0, -1, true);
+    }
+
+    /** Replaces {@code CompletionService.poll(long, TimeUnit)}: {@code null} once the timeout has passed. */
+    public static Future<?> poll(CompletionService<?> cs, long timeout, TimeUnit unit) throws InterruptedException {
+        if (unit == null || Polling.mustBlock(FlowState.current())) {
+            return cs.poll(timeout, unit);
+        }
+        return (Future<?>) pollFor(Polling.COMPLETION, cs, null, 0, Math.max(0, unit.toNanos(timeout)), true);
+    }
+
+    /**
+     * Replaces {@code ExecutorService.awaitTermination(long, TimeUnit)}: {@code false} once the timeout
+     * has passed. A terminated executor answers itself.
+     */
+    public static boolean awaitTermination(ExecutorService es, long timeout, TimeUnit unit) throws InterruptedException {
+        if (unit == null || es.isTerminated() || Polling.mustBlock(FlowState.current())) {
+            return es.awaitTermination(timeout, unit);
+        }
+        return pollFor(Polling.TERMINATED, es, null, 0, Math.max(0, unit.toNanos(timeout)), true) != null;
     }
 
     /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */

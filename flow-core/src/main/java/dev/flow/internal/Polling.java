@@ -3,7 +3,9 @@ package dev.flow.internal;
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
 
@@ -31,6 +33,10 @@ public final class Polling {
     public static final int PERMITS = 3;
     /** {@link #attempt}: {@code Phaser.getPhase() != n}, giving the phase reached. */
     public static final int PHASE = 4;
+    /** {@link #attempt}: {@code CompletionService.poll()}. */
+    public static final int COMPLETION = 5;
+    /** {@link #attempt}: {@code ExecutorService.isTerminated()}. */
+    public static final int TERMINATED = 6;
 
     private static final int YIELDS = 3;
     private static final long FIRST_PAUSE_NANOS = 50_000L;
@@ -76,8 +82,12 @@ public final class Polling {
             case PHASE:
                 int phase = ((Phaser) target).getPhase();
                 return phase != n ? Integer.valueOf(phase) : null;
+            case COMPLETION:
+                return ((CompletionService<?>) target).poll();
+            case TERMINATED:
+                return ((ExecutorService) target).isTerminated() ? Boolean.TRUE : null;
             default:
-                throw new IllegalArgumentException("op: " + op + " (expected: TAKE, OFFER, LATCH, PERMITS or PHASE)");
+                throw new IllegalArgumentException("op: " + op + " (expected: one of Polling's operations)");
         }
     }
 

@@ -67,7 +67,10 @@ public final class BuiltinSuspensionPoints {
     private static final String HANDLE = "dev/flow/FlowHandle";
     private static final String UNIT = "Ljava/util/concurrent/TimeUnit;";
 
-    /** Flow handles, blocking queues, latches, semaphores and phasers: their waits poll and suspend between attempts. */
+    /**
+     * Flow handles, blocking queues, latches, semaphores, phasers, completion services, executors'
+     * termination: their waits poll and suspend between attempts; and fork/join tasks' {@code join}.
+     */
     private static void addPrimitives(List<SuspensionPoint> p) {
         instance(p, HANDLE, "join", "()Ljava/lang/Object;");
         instance(p, HANDLE, "get", "(Ljava/time/Duration;)Ljava/lang/Object;");
@@ -85,6 +88,10 @@ public final class BuiltinSuspensionPoints {
         instance(p, SEMAPHORE, "tryAcquire", "(IJ" + UNIT + ")Z");
         instance(p, "java/util/concurrent/Phaser", "awaitAdvance", "(I)I");
         instance(p, "java/util/concurrent/Phaser", "arriveAndAwaitAdvance", "()I");
+        instance(p, "java/util/concurrent/CompletionService", "take", "()Ljava/util/concurrent/Future;");
+        instance(p, "java/util/concurrent/CompletionService", "poll", "(J" + UNIT + ")Ljava/util/concurrent/Future;");
+        instance(p, "java/util/concurrent/ExecutorService", "awaitTermination", "(J" + UNIT + ")Z");
+        p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "join", "()Ljava/lang/Object;"));
     }
 
     /** An instance method replaced by the {@code Awaits} method of the same name taking the receiver first. */

@@ -27,6 +27,9 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "SemaphoreAcquireFromOtherThread").suspends(),
                 Case.of(p + "SemaphoreTryAcquireTimesOut").suspends(),
                 Case.of(p + "PhaserWithSiblingFlow").suspends(),
+                Case.of(p + "CompletionServiceTake").suspends(),
+                Case.of(p + "ExecutorAwaitTermination").suspends(),
+                Case.of(p + "ForkJoinTaskJoin").suspends(),
                 Case.of(p + "InterruptedWaits"),
                 Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
                 Case.of(p + "CyclicBarrierOfOne").pins(blocking));
