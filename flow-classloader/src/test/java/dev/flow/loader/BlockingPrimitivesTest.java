@@ -78,6 +78,7 @@ class BlockingPrimitivesTest {
     @CsvSource({
         "LockedAwait, LockedAwait.enter()V (line, Lock taken here is still held",
         "TakeInSynchronized, TakeInSynchronized.call()Ljava/lang/Object; (line, synchronized block holds a monitor",
+        "TakeReadyInSynchronized, TakeReadyInSynchronized.call()Ljava/lang/Object; (line, synchronized block holds a monitor",
         "ConditionWait, ConditionWait.call()Ljava/lang/Object; (line, has no suspendable form"})
     void strictModeRefusesByTheSiteThatPins(String fixture, String site, String reason) {
         FlowHandle<Object> h = scheduler.submit(strict.newInstance(Callable.class, "flowtest.fixtures." + fixture));
@@ -91,6 +92,15 @@ class BlockingPrimitivesTest {
     @CsvSource({"LockedAwait, 7", "TakeInSynchronized, ready", "ConditionWait, true"})
     void lenientModeBlocksAndWarnsOncePerSite(String fixture, String expected) throws Exception {
         TestSupport.runsWithOneWarning(scheduler, lenient, "flowtest.fixtures." + fixture, expected);
+    }
+
+    @Test
+    void lenientModeDoesNotReportAPinnedWaitThatNeedNotBlock() throws Exception {
+        String name = "flowtest.fixtures.TakeReadyInSynchronized";
+        int before = TestSupport.warningsAbout(name);
+        Object r = scheduler.submit(lenient.newInstance(Callable.class, name)).get(Duration.ofSeconds(10));
+        assertEquals("ready", r);
+        assertEquals(before, TestSupport.warningsAbout(name), "an element was there: nothing blocked");
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.flow.internal;
 
 import dev.flow.Connector;
-import dev.flow.FlowHandle;
 import dev.flow.Transport;
 import dev.flow.spi.AsyncConnector;
 import dev.flow.spi.Awaitable;
@@ -9,17 +8,10 @@ import dev.flow.spi.AsyncTransport;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionService;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.Phaser;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.commons.javaflow.api.Continuation;
@@ -77,8 +69,8 @@ public final class Awaits {
      */
     public static Object futureGet(Future<?> f, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        FlowState s = FlowState.current();
-        if (unit == null || Polling.mustBlock(s) || f.isDone() || Thread.currentThread().isInterrupted()) {
+        if (unit == null || f.isDone() || Thread.currentThread().isInterrupted()
+                || !PrimitiveAwaits.mayWait(Polling.mode(FlowState.current()))) {
             return f.get(timeout, unit);
         }
         long nanos = unit.toNanos(timeout);
@@ -86,209 +78,6 @@ public final class Awaits {
             park(f, nanos);
         }
         return f.get(0, TimeUnit.NANOSECONDS);
-    }
-
-    /** Replaces {@code FlowHandle.join()}. */
-    public static Object join(FlowHandle<?> h) {
-        if (!Polling.mustBlock(FlowState.current()) && !h.isDone()) {
-            park(h.toCompletionStage().toCompletableFuture(), 0);
-        }
-        return h.join();
-    }
-
-    /** Replaces {@code FlowHandle.get(Duration)}; the outcome comes from the handle's own {@code get}. */
-    public static Object get(FlowHandle<?> h, Duration timeout)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        if (timeout == null || Polling.mustBlock(FlowState.current()) || h.isDone()
-                || Thread.currentThread().isInterrupted()) {
-            return h.get(timeout);
-        }
-        long nanos = saturatedNanos(timeout);
-        if (nanos > 0) {
-            park(h.toCompletionStage().toCompletableFuture(), nanos);
-        }
-        return h.get(Duration.ZERO);
-    }
-
-    /** Replaces {@code BlockingQueue.take()}. */
-    public static Object take(BlockingQueue<?> q) throws InterruptedException {
-        if (Polling.mustBlock(FlowState.current())) {
-            return q.take();
-        }
-        return pollFor(Polling.TAKE, q, null, 0, -1, true);
-    }
-
-    /** Replaces {@code BlockingQueue.poll(long, TimeUnit)}: {@code null} once the timeout has passed. */
-    public static Object poll(BlockingQueue<?> q, long timeout, TimeUnit unit) throws InterruptedException {
-        if (unit == null || Polling.mustBlock(FlowState.current())) {
-            return q.poll(timeout, unit);
-        }
-        return pollFor(Polling.TAKE, q, null, 0, Math.max(0, unit.toNanos(timeout)), true);
-    }
-
-    /** Replaces {@code BlockingQueue.put(Object)}; a {@code SynchronousQueue} blocks (see the README). */
-    @SuppressWarnings("unchecked")
-    public static void put(BlockingQueue<?> q, Object e) throws InterruptedException {
-        if (e == null || q instanceof SynchronousQueue || Polling.mustBlock(FlowState.current())) {
-            ((BlockingQueue<Object>) q).put(e);
-            return;
-        }
-        pollFor(Polling.OFFER, q, e, 0, -1, true);
-    }
-
-    /** Replaces {@code BlockingQueue.offer(Object, long, TimeUnit)}: {@code false} once the timeout has passed. */
-    @SuppressWarnings("unchecked")
-    public static boolean offer(BlockingQueue<?> q, Object e, long timeout, TimeUnit unit) throws InterruptedException {
-        if (e == null || unit == null || q instanceof SynchronousQueue || Polling.mustBlock(FlowState.current())) {
-            return ((BlockingQueue<Object>) q).offer(e, timeout, unit);
-        }
-        return pollFor(Polling.OFFER, q, e, 0, Math.max(0, unit.toNanos(timeout)), true) != null;
-    }
-
-    /** Replaces {@code CountDownLatch.await()}. */
-    public static void await(CountDownLatch latch) throws InterruptedException {
-        if (Polling.mustBlock(FlowState.current())) {
-            latch.await();
-            return;
-        }
-        pollFor(Polling.LATCH, latch, null, 0, -1, true);
-    }
-
-    /** Replaces {@code CountDownLatch.await(long, TimeUnit)}: {@code false} once the timeout has passed. */
-    public static boolean await(CountDownLatch latch, long timeout, TimeUnit unit) throws InterruptedException {
-        if (unit == null || Polling.mustBlock(FlowState.current())) {
-            return latch.await(timeout, unit);
-        }
-        return pollFor(Polling.LATCH, latch, null, 0, Math.max(0, unit.toNanos(timeout)), true) != null;
-    }
-
-    /** Replaces {@code Semaphore.acquire()}. */
-    public static void acquire(Semaphore s) throws InterruptedException {
-        acquire(s, 1);
-    }
-
-    /** Replaces {@code Semaphore.acquire(int)}. */
-    public static void acquire(Semaphore s, int permits) throws InterruptedException {
-        if (permits < 0 || Polling.mustBlock(FlowState.current())) {
-            s.acquire(permits);
-            return;
-        }
-        pollFor(Polling.PERMITS, s, null, permits, -1, true);
-    }
-
-    /** Replaces {@code Semaphore.acquireUninterruptibly()}. */
-    public static void acquireUninterruptibly(Semaphore s) {
-        acquireUninterruptibly(s, 1);
-    }
-
-    /** Replaces {@code Semaphore.acquireUninterruptibly(int)}; an interrupt stays set. */
-    public static void acquireUninterruptibly(Semaphore s, int permits) {
-        if (permits < 0 || Polling.mustBlock(FlowState.current())) {
-            s.acquireUninterruptibly(permits);
-            return;
-        }
-        try {
-            pollFor(Polling.PERMITS, s, null, permits, -1, false);
-        } catch (InterruptedException e) {
-            throw new AssertionError("uninterruptible poll interrupted", e);
-        }
-    }
-
-    /** Replaces {@code Semaphore.tryAcquire(long, TimeUnit)}. */
-    public static boolean tryAcquire(Semaphore s, long timeout, TimeUnit unit) throws InterruptedException {
-        return tryAcquire(s, 1, timeout, unit);
-    }
-
-    /** Replaces {@code Semaphore.tryAcquire(int, long, TimeUnit)}: {@code false} once the timeout has passed. */
-    public static boolean tryAcquire(Semaphore s, int permits, long timeout, TimeUnit unit) throws InterruptedException {
-        if (permits < 0 || unit == null || Polling.mustBlock(FlowState.current())) {
-            return s.tryAcquire(permits, timeout, unit);
-        }
-        return pollFor(Polling.PERMITS, s, null, permits, Math.max(0, unit.toNanos(timeout)), true) != null;
-    }
-
-    /** Replaces {@code CompletionService.take()}. */
-    public static Future<?> take(CompletionService<?> cs) throws InterruptedException {
-        if (Polling.mustBlock(FlowState.current())) {
-            return cs.take();
-        }
-        return (Future<?>) pollFor(Polling.COMPLETION, cs, null, 0, -1, true);
-    }
-
-    /** Replaces {@code CompletionService.poll(long, TimeUnit)}: {@code null} once the timeout has passed. */
-    public static Future<?> poll(CompletionService<?> cs, long timeout, TimeUnit unit) throws InterruptedException {
-        if (unit == null || Polling.mustBlock(FlowState.current())) {
-            return cs.poll(timeout, unit);
-        }
-        return (Future<?>) pollFor(Polling.COMPLETION, cs, null, 0, Math.max(0, unit.toNanos(timeout)), true);
-    }
-
-    /**
-     * Replaces {@code ExecutorService.awaitTermination(long, TimeUnit)}: {@code false} once the timeout
-     * has passed. A terminated executor answers itself.
-     */
-    public static boolean awaitTermination(ExecutorService es, long timeout, TimeUnit unit) throws InterruptedException {
-        if (unit == null || es.isTerminated() || Polling.mustBlock(FlowState.current())) {
-            return es.awaitTermination(timeout, unit);
-        }
-        return pollFor(Polling.TERMINATED, es, null, 0, Math.max(0, unit.toNanos(timeout)), true) != null;
-    }
-
-    /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */
-    public static int awaitAdvance(Phaser phaser, int phase) {
-        if (phase < 0 || Polling.mustBlock(FlowState.current())) {
-            return phaser.awaitAdvance(phase);
-        }
-        try {
-            return (Integer) pollFor(Polling.PHASE, phaser, null, phase, -1, false);
-        } catch (InterruptedException e) {
-            throw new AssertionError("uninterruptible poll interrupted", e);
-        }
-    }
-
-    /** Replaces {@code Phaser.arriveAndAwaitAdvance()} of a phaser without a parent; tiered phasers block. */
-    public static int arriveAndAwaitAdvance(Phaser phaser) {
-        if (phaser.getParent() != null || Polling.mustBlock(FlowState.current())) {
-            return phaser.arriveAndAwaitAdvance();
-        }
-        int phase = phaser.arrive();
-        return phase < 0 ? phase : awaitAdvance(phaser, phase);
-    }
-
-    /**
-     * Repeats {@link Polling#attempt} until it succeeds, suspending between attempts, like the JDK's
-     * blocking form: an interruptible wait throws {@code InterruptedException} (clearing the flag)
-     * before each attempt if the flag is set.
-     *
-     * @param n the permits to acquire, or the phase to leave
-     * @param nanos how long to try, {@code -1} for ever
-     * @return the attempt's result, or {@code null} once {@code nanos} have passed
-     */
-    private static Object pollFor(int op, Object target, Object element, int n, long nanos, boolean interruptible)
-            throws InterruptedException {
-        long start = nanos > 0 ? System.nanoTime() : 0;
-        for (int attempt = 0;; attempt++) {
-            if (interruptible && Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            Object r = Polling.attempt(op, target, element, n);
-            if (r != null) {
-                return r;
-            }
-            long pause = Polling.pauseNanos(attempt);
-            if (nanos >= 0) {
-                long left = nanos - (System.nanoTime() - start);
-                if (nanos == 0 || left <= 0) {
-                    return null;
-                }
-                pause = Math.min(pause, left);
-            }
-            if (pause == 0) {
-                park(Polling.YIELD, 0);
-            } else {
-                park(Polling.PAUSE, pause);
-            }
-        }
     }
 
     /** Replaces {@code Flow.await(CompletionStage)}. */

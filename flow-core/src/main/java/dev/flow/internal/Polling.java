@@ -38,6 +38,15 @@ public final class Polling {
     /** {@link #attempt}: {@code ExecutorService.isTerminated()}. */
     public static final int TERMINATED = 6;
 
+    /** {@link #mode}: the flow may suspend. */
+    public static final int SUSPEND = 0;
+    /** {@link #mode}: no flow, or a flow that never suspends: the original call blocks, silently. */
+    public static final int BLOCK = 1;
+    /** {@link #mode}: a pinned flow: it may try without blocking, but if it must wait it blocks, reported. */
+    public static final int PINNED = 2;
+    /** Returned by a polling wait whose caller must make the original, blocking call. */
+    public static final Object WOULD_BLOCK = new Object();
+
     private static final int YIELDS = 3;
     private static final long FIRST_PAUSE_NANOS = 50_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000L;
@@ -46,20 +55,40 @@ public final class Polling {
     }
 
     /**
-     * Whether the caller must use the blocking form instead of polling: outside a flow, for a flow
-     * that never suspends, or for a pinned flow (reported: a warning once per site, or an {@code
-     * UnsuspendableFrameException} at a strict site).
+     * The current flow's way of waiting for something not done: {@link #SUSPEND}, {@link #BLOCK} or
+     * {@link #PINNED}. A flow pinned at a strict site is refused here, by site, whether or not it
+     * would have to wait.
+     *
+     * @throws dev.flow.UnsuspendableFrameException if {@code f} is pinned at a strict site
      */
-    public static boolean mustBlock(FlowState f) {
+    public static int mode(FlowState f) {
         if (f == null) {
-            return true;
+            return BLOCK;
         }
-        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : Locks.heldSite(f);
+        int site = pinSite(f);
         if (site != Pins.NOT_PINNED) {
-            Pins.onPinnedAwait(site);
-            return true;
+            if (Pins.isStrict(site)) {
+                Pins.onPinnedAwait(site);
+            }
+            return PINNED;
         }
-        return f.continuation == null || f.policy.kind() == SuspendPolicy.Kind.NEVER;
+        return f.continuation == null || f.policy.kind() == SuspendPolicy.Kind.NEVER ? BLOCK : SUSPEND;
+    }
+
+    /** Reports the current flow's pin as it is about to block: a warning once per site. */
+    public static void reportPinned() {
+        FlowState f = FlowState.current();
+        if (f != null) {
+            int site = pinSite(f);
+            if (site != Pins.NOT_PINNED) {
+                Pins.onPinnedAwait(site);
+            }
+        }
+    }
+
+    /** The site that pins {@code f}: its pin stretch's, else its innermost held lock's. */
+    private static int pinSite(FlowState f) {
+        return f.pinSite != Pins.NOT_PINNED ? f.pinSite : Locks.heldSite(f);
     }
 
     /**

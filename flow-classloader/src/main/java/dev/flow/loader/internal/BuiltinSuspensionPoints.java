@@ -94,8 +94,9 @@ public final class BuiltinSuspensionPoints {
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "join", "()Ljava/lang/Object;"));
     }
 
-    /** An instance method replaced by the {@code Awaits} method of the same name taking the receiver first. */
+    /** An instance method replaced by the {@code PrimitiveAwaits} method of the same name taking the receiver first. */
     private static void instance(List<SuspensionPoint> p, String owner, String name, String desc) {
-        p.add(SuspensionPoint.replaceWithStatic(owner, name, desc, AWAITS, name, "(L" + owner + ";" + desc.substring(1)));
+        p.add(SuspensionPoint.replaceWithStatic(owner, name, desc, Names.PRIMITIVE_AWAITS, name,
+                "(L" + owner + ";" + desc.substring(1)));
     }
 }
