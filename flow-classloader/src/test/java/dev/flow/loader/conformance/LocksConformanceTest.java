@@ -16,6 +16,7 @@ class LocksConformanceTest extends ConformanceSuite {
         return Stream.of(
                 Case.of(p + "LockHeldAcrossAwait").pins(held),
                 Case.of(p + "ReadWriteLockAcrossAwait").pins(held),
+                Case.of(p + "TakeWhileHoldingLock").pins(held),
                 Case.of(p + "TryLockFailureDoesNotPin").suspends(),
                 Case.of(p + "ReentrantNesting").suspends(),
                 Case.of(p + "UnlockInFinallyAfterException").suspends(),
