@@ -11,18 +11,16 @@ public final class PutIntoFullQueue implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         BlockingQueue<Integer> queue = new ArrayBlockingQueue<>(1);
-        java.util.concurrent.Future<Integer> drained = Spawn.onThread(() -> {
-            int sum = 0;
+        Spawn.onThread(() -> {
             for (int i = 0; i < 3; i++) {
                 Thread.sleep(2);
-                Integer v = queue.poll(5, TimeUnit.SECONDS);
-                sum += v == null ? -1000 : v;
+                queue.poll(5, TimeUnit.SECONDS);
             }
-            return sum;
+            return null;
         });
         for (int i = 1; i <= 3; i++) {
             queue.put(i);
         }
-        return "drained " + drained.get(5, TimeUnit.SECONDS);
+        return "put 3 items";
     }
 }
