@@ -69,8 +69,8 @@ public final class Awaits {
      */
     public static Object futureGet(Future<?> f, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        if (unit == null || f.isDone() || Thread.currentThread().isInterrupted()
-                || !PrimitiveAwaits.mayWait(Polling.mode(FlowState.current()))) {
+        int mode = Polling.mode(FlowState.current());
+        if (unit == null || f.isDone() || Thread.currentThread().isInterrupted() || !Polling.maySuspend(mode)) {
             return f.get(timeout, unit);
         }
         long nanos = unit.toNanos(timeout);

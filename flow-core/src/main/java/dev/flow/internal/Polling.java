@@ -75,6 +75,18 @@ public final class Polling {
         return f.continuation == null || f.policy.kind() == SuspendPolicy.Kind.NEVER ? BLOCK : SUSPEND;
     }
 
+    /**
+     * Whether a wait for something not done may suspend, given the flow's {@link #mode}: {@code false}
+     * outside a flow, in a flow that never suspends, and in a pinned flow, whose pin it reports as the
+     * wait would block.
+     */
+    public static boolean maySuspend(int mode) {
+        if (mode == PINNED) {
+            reportPinned();
+        }
+        return mode == SUSPEND;
+    }
+
     /** Reports the current flow's pin as it is about to block: a warning once per site. */
     public static void reportPinned() {
         FlowState f = FlowState.current();

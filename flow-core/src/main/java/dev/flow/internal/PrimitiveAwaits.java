@@ -37,7 +37,8 @@ public final class PrimitiveAwaits {
 
     /** Replaces {@code FlowHandle.join()}. */
     public static Object join(FlowHandle<?> h) {
-        if (!h.isDone() && mayWait(Polling.mode(FlowState.current()))) {
+        int mode = Polling.mode(FlowState.current());
+        if (!h.isDone() && Polling.maySuspend(mode)) {
             Awaits.park(h.toCompletionStage().toCompletableFuture(), 0);
         }
         return h.join();
@@ -46,8 +47,8 @@ public final class PrimitiveAwaits {
     /** Replaces {@code FlowHandle.get(Duration)}; the outcome comes from the handle's own {@code get}. */
     public static Object get(FlowHandle<?> h, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
-        if (timeout == null || h.isDone() || Thread.currentThread().isInterrupted()
-                || !mayWait(Polling.mode(FlowState.current()))) {
+        int mode = Polling.mode(FlowState.current());
+        if (timeout == null || h.isDone() || Thread.currentThread().isInterrupted() || !Polling.maySuspend(mode)) {
             return h.get(timeout);
         }
         long nanos;
@@ -60,17 +61,6 @@ public final class PrimitiveAwaits {
             Awaits.park(h.toCompletionStage().toCompletableFuture(), nanos);
         }
         return h.get(Duration.ZERO);
-    }
-
-    /**
-     * Whether a wait for something not done may suspend: {@code false} outside a flow, in a flow that
-     * never suspends, and in a pinned flow, whose pin it reports as the wait would block.
-     */
-    static boolean mayWait(int mode) {
-        if (mode == Polling.PINNED) {
-            Polling.reportPinned();
-        }
-        return mode == Polling.SUSPEND;
     }
 
     /** Replaces {@code BlockingQueue.take()}. */
@@ -225,7 +215,7 @@ public final class PrimitiveAwaits {
             if (r != null) {
                 return r;
             }
-            if (nanos == 0 || !mayWait(mode)) {
+            if (nanos == 0 || !Polling.maySuspend(mode)) {
                 return nanos == 0 ? null : Polling.WOULD_BLOCK;
             }
             long pause = Polling.pauseNanos(attempt);
