@@ -37,6 +37,8 @@ public final class Polling {
     public static final int COMPLETION = 5;
     /** {@link #attempt}: {@code ExecutorService.isTerminated()}. */
     public static final int TERMINATED = 6;
+    /** {@link #attempt}: {@code !Thread.isAlive()}. */
+    public static final int ENDED = 7;
 
     /** {@link #mode}: the flow may suspend. */
     public static final int SUSPEND = 0;
@@ -127,6 +129,8 @@ public final class Polling {
                 return ((CompletionService<?>) target).poll();
             case TERMINATED:
                 return ((ExecutorService) target).isTerminated() ? Boolean.TRUE : null;
+            case ENDED:
+                return ((Thread) target).isAlive() ? null : Boolean.TRUE;
             default:
                 throw new IllegalArgumentException("op: " + op + " (expected: one of Polling's operations)");
         }

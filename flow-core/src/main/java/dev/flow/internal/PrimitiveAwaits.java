@@ -162,6 +162,20 @@ public final class PrimitiveAwaits {
         return r != Polling.WOULD_BLOCK ? r != null : es.awaitTermination(timeout, unit);
     }
 
+    /** Replaces {@code Thread.join()}. */
+    public static void join(Thread t) throws InterruptedException {
+        join(t, 0);
+    }
+
+    /** Replaces {@code Thread.join(long)}: returns once the thread has ended or after {@code millis} ({@code 0}: never). */
+    public static void join(Thread t, long millis) throws InterruptedException {
+        if (millis < 0 || !t.isAlive()
+                || pollFor(Polling.ENDED, t, null, 0, millis == 0 ? -1 : TimeUnit.MILLISECONDS.toNanos(millis), true)
+                        == Polling.WOULD_BLOCK) {
+            t.join(millis);
+        }
+    }
+
     /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */
     public static int awaitAdvance(Phaser phaser, int phase) {
         Object r = phase < 0 ? Polling.WOULD_BLOCK : uninterruptibly(Polling.PHASE, phaser, phase);

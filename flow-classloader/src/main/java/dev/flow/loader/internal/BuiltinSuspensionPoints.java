@@ -69,7 +69,8 @@ public final class BuiltinSuspensionPoints {
 
     /**
      * Flow handles, blocking queues, latches, semaphores, phasers, completion services, executors'
-     * termination: their waits poll and suspend between attempts; and fork/join tasks' {@code join}.
+     * termination, threads' {@code join}: their waits poll and suspend between attempts; and fork/join
+     * tasks' {@code join}.
      */
     private static void addPrimitives(List<SuspensionPoint> p) {
         instance(p, HANDLE, "join", "()Ljava/lang/Object;");
@@ -92,6 +93,8 @@ public final class BuiltinSuspensionPoints {
         instance(p, "java/util/concurrent/CompletionService", "poll", "(J" + UNIT + ")Ljava/util/concurrent/Future;");
         instance(p, "java/util/concurrent/ExecutorService", "awaitTermination", "(J" + UNIT + ")Z");
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "join", "()Ljava/lang/Object;"));
+        instance(p, "java/lang/Thread", "join", "()V");
+        instance(p, "java/lang/Thread", "join", "(J)V");
     }
 
     /** An instance method replaced by the {@code PrimitiveAwaits} method of the same name taking the receiver first. */

@@ -24,9 +24,9 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       registered with {@link Pins.Reason#LOCK}).
  *   <li>Blocking calls without a suspendable form ({@code Object.wait}, {@code Condition.await*},
  *       {@code CyclicBarrier.await}, {@code Exchanger.exchange}, {@code
- *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join}) stay as they are and are preceded
- *       by {@code Polling.unsuspendable(site)}, which reports them in a flow like a pin ({@link
- *       Pins.Reason#BLOCKING_CALL}).
+ *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join(long, int)}) stay as they are and are
+ *       preceded by {@code Polling.unsuspendable(site)}, which reports them in a flow like a pin
+ *       ({@link Pins.Reason#BLOCKING_CALL}).
  * </ul>
  *
  * <p>Stateless; used by the instrumenter under the class loader's initialisation.
@@ -87,8 +87,6 @@ final class SiteCalls {
             new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(I)", Kind.UNSUSPENDABLE),
             new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(IJLjava/util/concurrent/TimeUnit;)",
                     Kind.UNSUSPENDABLE),
-            new Rule("java/lang/Thread", "join", "()", Kind.UNSUSPENDABLE),
-            new Rule("java/lang/Thread", "join", "(J)", Kind.UNSUSPENDABLE),
             new Rule("java/lang/Thread", "join", "(JI)", Kind.UNSUSPENDABLE));
 
     private SiteCalls() {

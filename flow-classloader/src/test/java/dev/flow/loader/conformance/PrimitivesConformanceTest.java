@@ -30,6 +30,7 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "CompletionServiceTake").suspends(),
                 Case.of(p + "ExecutorAwaitTermination").suspends(),
                 Case.of(p + "ForkJoinTaskJoin").suspends(),
+                Case.of(p + "ThreadJoin").suspends(),
                 Case.of(p + "InterruptedWaits"),
                 Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
                 Case.of(p + "CyclicBarrierOfOne").pins(blocking));
