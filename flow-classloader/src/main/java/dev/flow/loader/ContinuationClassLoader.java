@@ -1,11 +1,15 @@
 package dev.flow.loader;
 
+import dev.flow.internal.Pins;
 import dev.flow.loader.internal.BuiltinSuspensionPoints;
 import dev.flow.loader.internal.EngineBridge;
 import dev.flow.loader.internal.Instrumenter;
 import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,6 +58,14 @@ public final class ContinuationClassLoader extends ClassLoader {
             "dev.flow", "dev.flow.internal", "dev.flow.spi", "dev.flow.loader", "dev.flow.loader.internal", "dev.flow.mina",
             "org.apache.commons.javaflow", "org.objectweb.asm", "net.tascalate", "org.apache.mina", "org.slf4j");
 
+    /**
+     * The protection domain of the classes this loader defines. Unlike the default domain it does not
+     * name the loader: a thread that the JDK starts lazily from their code (a {@code CompletableFuture}
+     * delayer, a pool worker) captures the domains on its stack for its whole life, and would keep a
+     * dropped loader reachable through it.
+     */
+    private static final ProtectionDomain DOMAIN = new ProtectionDomain(new CodeSource(null, (Certificate[]) null), null);
+
     private final List<String> includes;
     private final boolean strict;
     private final Instrumenter instrumenter;
@@ -66,7 +78,9 @@ public final class ContinuationClassLoader extends ClassLoader {
         List<SuspensionPoint> points = new ArrayList<>(BuiltinSuspensionPoints.all(b.parent));
         points.addAll(b.points);
         Set<String> classes = Instrumenter.scan(b.parent, includes, b.excludes);
-        this.instrumenter = new Instrumenter(b.parent, classes, points, strict);
+        try (Pins.Group sites = Pins.openGroup(this)) {
+            this.instrumenter = new Instrumenter(b.parent, classes, points, strict);
+        }
         this.engine = new EngineBridge(instrumenter, b.parent);
     }
 
@@ -169,7 +183,7 @@ public final class ContinuationClassLoader extends ClassLoader {
             Class<?> c = findLoadedClass(name);
             if (c == null) {
                 byte[] b = finalBytes(internal);
-                c = defineClass(name, b, 0, b.length);
+                c = defineClass(name, b, 0, b.length, DOMAIN);
             }
             if (resolve) {
                 resolveClass(c);
@@ -231,6 +245,11 @@ public final class ContinuationClassLoader extends ClassLoader {
     /** The class file this loader defines for {@code className}, for tests and diagnostics. */
     byte[] definedBytes(String className) {
         return finalBytes(className.replace('.', '/'));
+    }
+
+    /** The analysis of this loader's scope, for tests that check it is collected with the loader. */
+    Object analysis() {
+        return instrumenter;
     }
 
     /** Whether the analysis found {@code owner.name+desc} suspendable (internal names). */

@@ -1,8 +1,14 @@
 package dev.flow.internal;
 
 import dev.flow.UnsuspendableFrameException;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.ReferenceQueue;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +31,12 @@ public final class Pins {
 
     private static final Logger LOG = LoggerFactory.getLogger(Pins.class);
     private static final List<Site> SITES = new ArrayList<>();
+    /** Ids of released sites, reused by {@link #register}. Guarded by {@code Pins.class}. */
+    private static final Deque<Integer> FREE = new ArrayDeque<>();
+    private static final ReferenceQueue<Object> DROPPED = new ReferenceQueue<>();
+    /** Keeps the groups' phantom references reachable until their owners are. Guarded by {@code Pins.class}. */
+    private static final Set<OwnerRef> OWNERS = new HashSet<>();
+    private static final ThreadLocal<Group> COLLECTING = new ThreadLocal<>();
     private static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private Pins() {
@@ -90,9 +102,85 @@ public final class Pins {
      * @param strict throw instead of blocking
      */
     public static synchronized int register(String className, String method, int line, Reason reason, boolean strict) {
+        expungeDropped();
         String where = className + "." + method + (line > 0 ? " (line " + line + ")" : "");
-        SITES.add(new Site(where, reason, strict));
-        return SITES.size() - 1;
+        Site site = new Site(where, reason, strict);
+        int id;
+        if (FREE.isEmpty()) {
+            SITES.add(site);
+            id = SITES.size() - 1;
+        } else {
+            id = FREE.pop();
+            SITES.set(id, site);
+        }
+        Group g = COLLECTING.get();
+        if (g != null) {
+            g.ref.ids.add(id);
+        }
+        return id;
+    }
+
+    /**
+     * Starts a group: the sites this thread registers until {@link Group#close()} belong to {@code
+     * owner} (a class loader whose code names them) and are released, their ids reused, once {@code
+     * owner} is unreachable. Without a group, sites live for the life of the process.
+     */
+    public static synchronized Group openGroup(Object owner) {
+        expungeDropped();
+        OwnerRef ref = new OwnerRef(owner);
+        OWNERS.add(ref);
+        Group g = new Group(ref, COLLECTING.get());
+        COLLECTING.set(g);
+        return g;
+    }
+
+    /** The number of registered sites not yet released (for tests and diagnostics). */
+    public static synchronized int liveSites() {
+        expungeDropped();
+        return SITES.size() - FREE.size();
+    }
+
+    private static void expungeDropped() {
+        for (Object r = DROPPED.poll(); r != null; r = DROPPED.poll()) {
+            OwnerRef ref = (OwnerRef) r;
+            OWNERS.remove(ref);
+            for (int id : ref.ids) {
+                SITES.set(id, null);
+                FREE.push(id);
+            }
+        }
+    }
+
+    /** Sites registered for one owner; see {@link #openGroup}. Used by the thread that opened it. */
+    public static final class Group implements AutoCloseable {
+        private final OwnerRef ref;
+        private final Group previous;
+
+        private Group(OwnerRef ref, Group previous) {
+            this.ref = ref;
+            this.previous = previous;
+        }
+
+        /** Stops collecting this thread's registrations into the group. */
+        @Override
+        public void close() {
+            if (COLLECTING.get() == this) {
+                if (previous == null) {
+                    COLLECTING.remove();
+                } else {
+                    COLLECTING.set(previous);
+                }
+            }
+        }
+    }
+
+    private static final class OwnerRef extends PhantomReference<Object> {
+        /** Guarded by {@code Pins.class}. */
+        final List<Integer> ids = new ArrayList<>();
+
+        OwnerRef(Object owner) {
+            super(owner, DROPPED);
+        }
     }
 
     private static synchronized Site site(int id) {

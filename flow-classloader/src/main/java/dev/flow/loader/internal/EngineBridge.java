@@ -3,16 +3,29 @@ package dev.flow.loader.internal;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Constructor;
 import org.apache.commons.javaflow.providers.core.ContinuableClassTransformationFactory;
+import org.apache.commons.javaflow.providers.core.PartialResourceTransformationFactory;
+import org.apache.commons.javaflow.spi.ClassMatcher;
 import org.apache.commons.javaflow.spi.ResourceLoader;
 import org.apache.commons.javaflow.spi.ResourceTransformer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The narrow bridge to Tascalate JavaFlow's enhancer: it is served the classes as prepared by
  * {@link Instrumenter} through JavaFlow's {@link ResourceLoader} SPI, and instruments the methods
  * marked {@code @continuable}. Calls are serialised: the enhancer is not thread-safe.
+ *
+ * <p>Each bridge has its own engine instance. JavaFlow's factory would share one analysis per resource
+ * loader through a static cache of soft references whose values reach their keys, so that a dropped
+ * class loader's analysis (and the whole scope it reads) stayed reachable until memory ran short;
+ * the engine is therefore assembled here from the parts the factory would use, without the cache.
  */
 public final class EngineBridge {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EngineBridge.class);
+    private static final String ENGINE = "org.apache.commons.javaflow.providers.core.";
 
     private final ResourceTransformer transformer;
 
@@ -44,7 +57,38 @@ public final class EngineBridge {
                 return instrumenter.resolverView(name.substring(0, name.length() - ".class".length()));
             }
         };
-        this.transformer = new ContinuableClassTransformationFactory().createTransformer(resources);
+        this.transformer = ownTransformer(resources);
+    }
+
+    /**
+     * The transformer {@link ContinuableClassTransformationFactory} would create, but over an analysis
+     * of its own rather than the factory's static cache entry; the factory's if the engine's parts
+     * cannot be reached (then a dropped loader's analysis is freed only under memory pressure).
+     */
+    private static ResourceTransformer ownTransformer(ResourceLoader resources) {
+        try {
+            ClassLoader engine = ContinuableClassTransformationFactory.class.getClassLoader();
+            Object hierarchy = PartialResourceTransformationFactory.createHierarchy(resources);
+            Class<?> hierarchyType = hierarchy.getClass();
+            Class<?> sharedType = Class.forName(ENGINE + "SharedContinuableClassInfos", false, engine);
+            Class<?> resolverType = Class.forName(ENGINE + "IContinuableClassInfoResolver", false, engine);
+            Class<?> transformerType = Class.forName(ENGINE + "ContinuableClassTransformer", false, engine);
+            Object shared = accessible(sharedType.getDeclaredConstructor(hierarchyType, ClassMatcher.class))
+                    .newInstance(hierarchy, ClassMatcher.MATCH_NONE);
+            Object resolver = accessible(resolverType.getDeclaredConstructor(ResourceLoader.class, sharedType))
+                    .newInstance(resources, shared);
+            return (ResourceTransformer) accessible(transformerType.getDeclaredConstructor(hierarchyType, resolverType))
+                    .newInstance(hierarchy, resolver);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            LOG.warn("JavaFlow's engine parts are not accessible ({}); using its shared cache, which keeps a dropped "
+                    + "loader's analysis until memory runs short", e.toString());
+            return new ContinuableClassTransformationFactory().createTransformer(resources);
+        }
+    }
+
+    private static <T> Constructor<T> accessible(Constructor<T> c) {
+        c.setAccessible(true);
+        return c;
     }
 
     /** Instruments {@code prepared}; returns it unchanged if the engine has nothing to do. */

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,20 +32,31 @@ final class Hierarchy {
         final boolean isInterface;
         /** name+desc of non-private, non-static methods it declares. */
         final Set<String> virtualMethods;
+        /** Access flags of every method it declares, by name+desc. */
+        final Map<String, Integer> methodAccess;
 
-        TypeInfo(String name, String superName, List<String> interfaces, boolean isInterface, Set<String> virtualMethods) {
+        TypeInfo(String name, String superName, List<String> interfaces, boolean isInterface, Collection<MethodNode> methods) {
             this.name = name;
             this.superName = superName;
             this.interfaces = interfaces;
             this.isInterface = isInterface;
-            this.virtualMethods = virtualMethods;
+            Set<String> virtual = new HashSet<>();
+            Map<String, Integer> access = new HashMap<>();
+            for (MethodNode m : methods) {
+                if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0 && !m.name.startsWith("<")) {
+                    virtual.add(m.name + m.desc);
+                }
+                access.put(m.name + m.desc, m.access);
+            }
+            this.virtualMethods = Collections.unmodifiableSet(virtual);
+            this.methodAccess = Collections.unmodifiableMap(access);
         }
     }
 
     private final ClassLoader parent;
     private final Map<String, ClassNode> inScope;
     private final Map<String, TypeInfo> outside = new ConcurrentHashMap<>();
-    private static final TypeInfo MISSING = new TypeInfo("?", null, List.of(), false, Set.of());
+    private static final TypeInfo MISSING = new TypeInfo("?", null, List.of(), false, List.of());
 
     Hierarchy(ClassLoader parent, Map<String, ClassNode> inScope) {
         this.parent = parent;
@@ -62,13 +75,7 @@ final class Hierarchy {
     TypeInfo info(String internalName) {
         ClassNode n = inScope.get(internalName);
         if (n != null) {
-            Set<String> methods = new HashSet<>();
-            for (MethodNode m : n.methods) {
-                if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0 && !m.name.startsWith("<")) {
-                    methods.add(m.name + m.desc);
-                }
-            }
-            return new TypeInfo(n.name, n.superName, n.interfaces, (n.access & Opcodes.ACC_INTERFACE) != 0, methods);
+            return new TypeInfo(n.name, n.superName, n.interfaces, (n.access & Opcodes.ACC_INTERFACE) != 0, n.methods);
         }
         TypeInfo t = outside.computeIfAbsent(internalName, this::readOutside);
         return t == MISSING ? null : t;
@@ -81,14 +88,8 @@ final class Hierarchy {
         }
         ClassNode n = new ClassNode();
         new ClassReader(bytes).accept(n, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-        Set<String> methods = new HashSet<>();
-        for (MethodNode m : n.methods) {
-            if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0 && !m.name.startsWith("<")) {
-                methods.add(m.name + m.desc);
-            }
-        }
         return new TypeInfo(n.name, n.superName, n.interfaces == null ? List.of() : n.interfaces,
-                (n.access & Opcodes.ACC_INTERFACE) != 0, Collections.unmodifiableSet(methods));
+                (n.access & Opcodes.ACC_INTERFACE) != 0, n.methods);
     }
 
     static byte[] readBytes(ClassLoader loader, String internalName) {
@@ -123,6 +124,24 @@ final class Hierarchy {
             }
         }
         return out;
+    }
+
+    /**
+     * The access flags of the method {@code name+desc} that {@code owner} declares or inherits, or -1
+     * if it cannot be found.
+     */
+    int methodAccess(String owner, String name, String desc) {
+        List<String> types = new ArrayList<>();
+        types.add(owner);
+        types.addAll(supertypes(owner));
+        for (String t : types) {
+            TypeInfo info = info(t);
+            Integer access = info == null ? null : info.methodAccess.get(name + desc);
+            if (access != null) {
+                return access;
+            }
+        }
+        return -1;
     }
 
     /** Whether {@code type} is {@code target} or a subtype of it. */

@@ -40,7 +40,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  *
  * <ol>
  *   <li>reads every class of the included packages;
- *   <li>desugars lambdas on in-scope functional interfaces ({@link LambdaDesugarer});
+ *   <li>desugars lambdas on in-scope functional interfaces ({@link LambdaDesugarer}); after the
+ *       inference, the sites whose body cannot suspend get their {@code invokedynamic} back;
  *   <li>infers the suspendable methods: those containing a suspension point or calling a
  *       suspendable method, closed over overriding;
  *   <li>rewrites suspension points into calls to {@code Awaits}, splits methods that uninstrumented
@@ -65,6 +66,9 @@ public final class Instrumenter {
     private final Map<String, byte[]> prepared = new HashMap<>();
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
+    private final List<LambdaDesugarer.Site> lambdaSites = new ArrayList<>();
+    /** Private and static targets of serializable lambdas, pinned under their own names, to the line of their first site. */
+    private final Map<String, Integer> pinnedInPlace = new HashMap<>();
 
     /**
      * Analyses and rewrites the classes named.
@@ -95,6 +99,8 @@ public final class Instrumenter {
         checkReplacements(points);
         desugarLambdas();
         infer();
+        revertLambdasThatCannotSuspend();
+        pinSerializableTargets();
         rewriteAll();
         prepareCopies();
     }
@@ -186,11 +192,72 @@ public final class Instrumenter {
     private void desugarLambdas() {
         LambdaDesugarer d = new LambdaDesugarer(hierarchy, nodes);
         for (ClassNode cn : new ArrayList<>(nodes.values())) {
-            for (ClassNode g : d.desugar(cn)) {
-                nodes.put(g.name, g);
-                generated.add(g.name);
+            for (LambdaDesugarer.Site site : d.desugar(cn)) {
+                nodes.put(site.generated.name, site.generated);
+                generated.add(site.generated.name);
+                lambdaSites.add(site);
             }
         }
+    }
+
+    /**
+     * Puts back the {@code invokedynamic} of every desugared site whose body cannot suspend: such a
+     * site gains nothing from desugaring, and its class stays byte for byte as compiled.
+     */
+    private void revertLambdasThatCannotSuspend() {
+        for (LambdaDesugarer.Site site : lambdaSites) {
+            boolean suspends = false;
+            for (MethodNode m : site.interfaceMethods()) {
+                suspends |= suspendable.contains(Names.key(site.generated.name, m.name, m.desc));
+            }
+            if (!suspends) {
+                site.revert();
+                nodes.remove(site.generated.name);
+                generated.remove(site.generated.name);
+            }
+        }
+    }
+
+    /**
+     * The JVM's class of a serializable lambda calls its target, and the method handle it records must
+     * keep naming that target for {@code $deserializeLambda$} to accept it: a suspendable target is
+     * therefore pinned under its own name, its body moved to {@code name$flow} for in-scope callers
+     * (private and static targets here, others as split families).
+     */
+    private void pinSerializableTargets() {
+        List<String> virtual = new ArrayList<>();
+        for (ClassNode cn : nodes.values()) {
+            for (MethodNode mn : cn.methods) {
+                int line = -1;
+                for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                    if (i instanceof LineNumberNode) {
+                        line = ((LineNumberNode) i).line;
+                    }
+                    String decl = i instanceof InvokeDynamicInsnNode ? serializableTarget((InvokeDynamicInsnNode) i) : null;
+                    if (decl == null || !suspendable.contains(decl)) {
+                        continue;
+                    }
+                    String[] p = parse(decl);
+                    MethodNode m = method(p[0], p[1], p[2]);
+                    if ((m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
+                        pinnedInPlace.putIfAbsent(decl, line);
+                    } else {
+                        virtual.add(decl);
+                    }
+                }
+            }
+        }
+        splitFamilies(virtual);
+    }
+
+    /** The in-scope declaration a serializable lambda or method reference calls, or {@code null}. */
+    private String serializableTarget(InvokeDynamicInsnNode indy) {
+        if (!LambdaDesugarer.isLambdaSite(indy) || !"altMetafactory".equals(indy.bsm.getName())
+                || !(indy.bsmArgs[3] instanceof Integer) || ((Integer) indy.bsmArgs[3] & 1) == 0) {
+            return null;
+        }
+        Handle h = (Handle) indy.bsmArgs[1];
+        return h.getTag() == Opcodes.H_NEWINVOKESPECIAL ? null : resolve(h.getOwner(), h.getName(), h.getDesc());
     }
 
     // ---------------------------------------------------------------- inference
@@ -322,15 +389,21 @@ public final class Instrumenter {
      * are split, together with every in-scope method of the same override family.
      */
     private void findSplitFamilies() {
-        Deque<String> todo = new ArrayDeque<>();
+        List<String> seeds = new ArrayList<>();
         for (String key : suspendable) {
             String[] p = parse(key);
             MethodNode m = method(p[0], p[1], p[2]);
             if (m != null && (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
                     && hierarchy.overridesOutOfScope(p[0], p[1] + p[2])) {
-                todo.add(key);
+                seeds.add(key);
             }
         }
+        splitFamilies(seeds);
+    }
+
+    /** Adds the given methods and every in-scope method of their override families to the split ones. */
+    private void splitFamilies(Collection<String> seeds) {
+        Deque<String> todo = new ArrayDeque<>(seeds);
         while (!todo.isEmpty()) {
             String key = todo.poll();
             if (!split.add(key)) {
@@ -364,6 +437,7 @@ public final class Instrumenter {
                 changed |= rewriteMethod(cn, mn);
             }
             changed |= splitMethods(cn);
+            changed |= pinInPlace(cn);
             changed |= addEntryPoint(cn);
             boolean engine = false;
             for (MethodNode mn : cn.methods) {
@@ -423,7 +497,9 @@ public final class Instrumenter {
             }
             if (i instanceof InvokeDynamicInsnNode) {
                 InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) i;
-                if (needsCallbackPin(indy)) {
+                String target = serializableTarget(indy);
+                boolean targetPins = target != null && (pinnedInPlace.containsKey(target) || split.contains(target));
+                if (needsCallbackPin(indy) && !targetPins) {
                     int siteLine = line;
                     edits.add(() -> redirectThroughPin(cn, indy, siteLine));
                 }
@@ -446,7 +522,7 @@ public final class Instrumenter {
                     reason = Pins.Reason.MONITOR;
                 }
             }
-            boolean renames = decl != null && split.contains(decl);
+            boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.containsKey(decl));
             if (point == null && reason == null && !renames) {
                 SiteCalls.Kind followed = suspends ? null : SiteCalls.match(c, hierarchy);
                 if (followed != null) {
@@ -562,8 +638,50 @@ public final class Instrumenter {
         if (h.getTag() == Opcodes.H_NEWINVOKESPECIAL) {
             return false;
         }
+        if (pointOf(h) != null) {
+            return true;
+        }
         String decl = resolve(h.getOwner(), h.getName(), h.getDesc());
         return decl != null && suspendable.contains(decl);
+    }
+
+    /** The suspension point a method reference names, e.g. {@code CompletableFuture::join}, or {@code null}. */
+    private SuspensionPoint pointOf(Handle h) {
+        int tag = h.getTag();
+        if (tag != Opcodes.H_INVOKESTATIC && tag != Opcodes.H_INVOKEVIRTUAL && tag != Opcodes.H_INVOKEINTERFACE) {
+            return null;
+        }
+        int op = tag == Opcodes.H_INVOKESTATIC ? Opcodes.INVOKESTATIC
+                : tag == Opcodes.H_INVOKEINTERFACE ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
+        return matchPoint(new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface()));
+    }
+
+    /**
+     * Pins the methods of {@code cn} in {@link #pinnedInPlace} under their own names: each body moves
+     * to {@code name$flow} (where in-scope calls already point) and a pinning wrapper with the original
+     * name, access and descriptor calls it; the site names the line of the first serializable lambda.
+     */
+    private boolean pinInPlace(ClassNode cn) {
+        boolean changed = false;
+        boolean isInterface = (cn.access & Opcodes.ACC_INTERFACE) != 0;
+        for (MethodNode body : new ArrayList<>(cn.methods)) {
+            Integer line = pinnedInPlace.get(Names.key(cn.name, body.name, body.desc));
+            if (line == null) {
+                continue;
+            }
+            changed = true;
+            String name = body.name;
+            boolean isStatic = (body.access & Opcodes.ACC_STATIC) != 0;
+            body.name = name + Names.FLOW_SUFFIX;
+            body.access |= Opcodes.ACC_SYNTHETIC;
+            MethodNode w = new MethodNode(body.access, name, body.desc, body.signature,
+                    body.exceptions == null ? null : body.exceptions.toArray(new String[0]));
+            int site = Pins.register(cn.name.replace('/', '.'), name + body.desc, line, Pins.Reason.CALLBACK, strict);
+            pinnedCall(w, site, isStatic ? 0 : 1, new MethodInsnNode(isStatic ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
+                    cn.name, body.name, body.desc, isInterface));
+            cn.methods.add(w);
+        }
+        return changed;
     }
 
     /** Points a lambda the JVM will call back at a wrapper that pins the flow while it runs. */
@@ -589,7 +707,12 @@ public final class Instrumenter {
             default:
                 op = h.isInterface() ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
         }
-        pinnedCall(w, site, 0, new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface()));
+        MethodInsnNode call = new MethodInsnNode(op, h.getOwner(), h.getName(), h.getDesc(), h.isInterface());
+        pinnedCall(w, site, 0, call);
+        SuspensionPoint point = pointOf(h);
+        if (point != null) {
+            rewritePoint(w, call, point);
+        }
         cn.methods.add(w);
         Object[] bsmArgs = indy.bsmArgs.clone();
         bsmArgs[1] = new Handle(Opcodes.H_INVOKESTATIC, cn.name, name, desc, (cn.access & Opcodes.ACC_INTERFACE) != 0);

@@ -1,0 +1,5 @@
+package flowtest.conformance.lambdas;
+
+/** A marker interface for intersection casts. */
+public interface Marker {
+}
