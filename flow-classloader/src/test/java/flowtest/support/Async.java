@@ -6,10 +6,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
-/** Test support outside the instrumented scope: values that arrive later, from another thread. */
+/**
+ * Test support outside the instrumented scope: values that arrive later, from another thread.
+ *
+ * <p>A future from {@link #later} or {@link #failLater} completes once someone waits for it — a
+ * thread blocked in {@code get}/{@code join} or a callback registered by a suspending flow — and at
+ * least 1 ms after it was made, or after {@value #FALLBACK_MILLIS} ms in any case. So an await of it
+ * really waits, however slow the machine (class loading, a busy CPU), and a flow awaiting it really
+ * suspends, while code that never waits for it still sees it complete.
+ */
 public final class Async {
 
-    private static final Executor LATER = CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS);
+    static final long FALLBACK_MILLIS = 200;
+    private static final Executor POLL = CompletableFuture.delayedExecutor(200, TimeUnit.MICROSECONDS);
+    private static final Executor FIRST = CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS);
 
     /** Threads fixtures ran on. */
     public static final Set<Thread> THREADS = ConcurrentHashMap.newKeySet();
@@ -17,16 +27,28 @@ public final class Async {
     private Async() {
     }
 
-    /** A future completed with {@code value} shortly, on another thread. */
+    /** A future completed with {@code value} once awaited, on another thread. */
     public static <T> CompletableFuture<T> later(T value) {
-        return CompletableFuture.supplyAsync(() -> value, LATER);
+        CompletableFuture<T> f = new CompletableFuture<>();
+        completeWhenAwaited(f, System.nanoTime(), () -> f.complete(value), FIRST);
+        return f;
     }
 
-    /** A future failed with {@code t} shortly, on another thread. */
+    /** A future failed with {@code t} once awaited, on another thread. */
     public static <T> CompletableFuture<T> failLater(Throwable t) {
         CompletableFuture<T> f = new CompletableFuture<>();
-        LATER.execute(() -> f.completeExceptionally(t));
+        completeWhenAwaited(f, System.nanoTime(), () -> f.completeExceptionally(t), FIRST);
         return f;
+    }
+
+    private static void completeWhenAwaited(CompletableFuture<?> f, long made, Runnable complete, Executor after) {
+        after.execute(() -> {
+            if (f.getNumberOfDependents() > 0 || System.nanoTime() - made > TimeUnit.MILLISECONDS.toNanos(FALLBACK_MILLIS)) {
+                complete.run();
+            } else {
+                completeWhenAwaited(f, made, complete, POLL);
+            }
+        });
     }
 
     /** Records the current thread. */

@@ -1,5 +1,6 @@
 package flowtest.support;
 
+import dev.flow.LineTerminator;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Waits;
 import dev.flow.spi.AsyncTransport;
@@ -55,7 +56,7 @@ public final class ScriptedTransport implements AsyncTransport {
     }
 
     @Override
-    public synchronized String pollLine() throws IOException {
+    public synchronized String pollLine(LineTerminator terminator, int maxLength) throws IOException {
         String l = arrived.poll();
         if (l == null && failed != null) {
             throw failed;
@@ -136,6 +137,11 @@ public final class ScriptedTransport implements AsyncTransport {
             }
             Waits.block(inputReady(), 0);
         }
+    }
+
+    @Override
+    public String readLine(LineTerminator terminator, int maxLength) throws IOException {
+        return readLine();
     }
 
     @Override

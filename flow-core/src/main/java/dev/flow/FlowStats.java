@@ -36,7 +36,10 @@ public final class FlowStats {
         return completed;
     }
 
-    /** Flows that ended with an exception. */
+    /**
+     * Flows that ended with an exception, whatever its cause: for server sessions this includes peers
+     * that reset the connection; {@code FlowServer.stats()} tells those apart from handler failures.
+     */
     public long failed() {
         return failed;
     }

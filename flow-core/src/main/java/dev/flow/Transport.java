@@ -2,30 +2,61 @@ package dev.flow;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.SocketAddress;
+import java.util.Objects;
 
 /**
  * A blocking, line- and byte-oriented connection to a peer.
  *
  * <p>Protocol code is written against this interface in plain blocking style. Loaded normally
  * (sync mode) every call blocks the calling thread; loaded through the {@code
- * ContinuationClassLoader} (continuation mode) every blocking call is a suspension point: the flow
- * is suspended and resumed on a scheduler worker when the operation can complete.
+ * ContinuationClassLoader} (continuation mode) every blocking method is a suspension point: the
+ * flow is suspended and resumed on a scheduler worker when the operation can complete. {@link
+ * #available()}, {@link #remoteAddress()} and {@link #config()} never block.
+ *
+ * <p><b>Input</b> is one buffer shared by every read: bytes buffered after a line are never lost,
+ * so {@code readLine()} followed by {@code readFully(n)} reads the {@code n} bytes that follow the
+ * line's terminator (an HTTP header block then its body, a RESP length line then its bulk string).
+ *
+ * <p><b>Output.</b> A write may go out at once (MINA: write-behind, like a socket's send buffer) or
+ * be buffered (a socket transport); {@link #flush()} has one meaning for every transport: it
+ * returns once everything written so far has been handed to the network, and costs nothing when
+ * nothing is pending. Portable code flushes once per response, or, to batch replies to pipelined
+ * requests, only when {@link #available()} is {@code 0}.
  *
  * <p>A transport is used by one flow (or thread) at a time. Limits and timeouts come from its
- * {@link TransportConfig}.
+ * {@link TransportConfig}. The default methods work by calling the abstract ones; a user
+ * implementation that inherits them is correct and blocks in continuation mode too.
  */
 public interface Transport extends Closeable {
 
     /**
-     * Reads one line, without its terminator ({@code \n} or {@code \r\n}).
+     * Reads one line, ended as {@link TransportConfig#lineTerminator()} says, of at most {@link
+     * TransportConfig#maxLineLength()} characters.
      *
-     * @return the line, or {@code null} at end of stream
-     * @throws LineTooLongException if the line exceeds {@link TransportConfig#maxLineLength()}
-     * @throws java.net.SocketTimeoutException if no line arrives within the read timeout
+     * @return the line without its terminator, or {@code null} at end of stream
+     * @throws LineTooLongException if the line exceeds the limit
+     * @throws java.net.SocketTimeoutException if the read or line timeout expires
      * @throws IOException if the connection fails
      */
     String readLine() throws IOException;
+
+    /**
+     * Reads one line ended by {@code terminator} and of at most {@code maxLength} characters. At end
+     * of stream an unterminated last line is returned (for {@link LineTerminator#LF_OR_CRLF} without
+     * a trailing {@code \r}), then {@code null}. A line that exceeds the limit makes every later
+     * read fail: the rest of the line cannot be told from the next request.
+     *
+     * @throws IllegalArgumentException if {@code maxLength <= 0}
+     * @throws LineTooLongException if the line exceeds {@code maxLength}
+     * @throws java.net.SocketTimeoutException if the read or line timeout expires
+     * @throws java.nio.charset.MalformedInputException with {@link TransportConfig#strictDecoding()},
+     *         if the line is not valid in the charset
+     * @throws IOException if the connection fails
+     */
+    String readLine(LineTerminator terminator, int maxLength) throws IOException;
 
     /**
      * Reads up to {@code len} bytes, blocking until at least one byte is available.
@@ -36,21 +67,114 @@ public interface Transport extends Closeable {
     int read(byte[] dst, int off, int len) throws IOException;
 
     /**
-     * Writes one line followed by {@code \n}, blocking until the transport has accepted it.
+     * Reads exactly {@code len} bytes.
+     *
+     * @throws java.io.EOFException if the stream ends first, naming how many bytes were still expected
+     * @throws IOException if the connection fails or the read timeout expires
+     */
+    default void readFully(byte[] dst, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, dst.length);
+        int got = 0;
+        while (got < len) {
+            int n = read(dst, off + got, len - got);
+            if (n < 0) {
+                throw dev.flow.internal.Awaits.endOfStream(this, len - got, len);
+            }
+            got += n;
+        }
+    }
+
+    /** Reads exactly {@code n} bytes into a new array; see {@link #readFully(byte[], int, int)}. */
+    default byte[] readFully(int n) throws IOException {
+        if (n < 0) {
+            throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
+        }
+        byte[] b = new byte[n];
+        readFully(b, 0, n);
+        return b;
+    }
+
+    /**
+     * Discards exactly {@code n} bytes of input.
+     *
+     * @throws java.io.EOFException if the stream ends first
+     * @throws IOException if the connection fails or the read timeout expires
+     */
+    default void skip(long n) throws IOException {
+        if (n < 0) {
+            throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
+        }
+        byte[] scratch = new byte[(int) Math.min(n, 8192)];
+        long left = n;
+        while (left > 0) {
+            int r = read(scratch, 0, (int) Math.min(left, scratch.length));
+            if (r < 0) {
+                throw dev.flow.internal.Awaits.endOfStream(this, left, n);
+            }
+            left -= r;
+        }
+    }
+
+    /**
+     * The number of input bytes buffered and readable without waiting; {@code 0} if none (or if the
+     * transport cannot tell). Never blocks and is not a suspension point.
+     */
+    default int available() {
+        return 0;
+    }
+
+    /**
+     * Writes {@code line} followed by {@link TransportConfig#lineSeparator()}, in the configured
+     * charset.
      *
      * @throws IOException if the connection fails or the write timeout expires
      */
     void writeLine(String line) throws IOException;
 
     /**
-     * Writes {@code len} bytes, blocking until the transport has accepted them.
+     * Writes {@code len} bytes.
      *
      * @throws IOException if the connection fails or the write timeout expires
      */
     void write(byte[] src, int off, int len) throws IOException;
 
-    /** Blocks until everything written so far has been handed to the network. */
+    /** Writes all of {@code src}; see {@link #write(byte[], int, int)}. */
+    default void write(byte[] src) throws IOException {
+        write(src, 0, src.length);
+    }
+
+    /** Writes {@code text} in the configured charset, without a terminator. */
+    default void writeText(String text) throws IOException {
+        byte[] b = text.getBytes(config().charset());
+        write(b, 0, b.length);
+    }
+
+    /**
+     * Returns once everything written so far has been handed to the network. Costs nothing when
+     * nothing is pending.
+     *
+     * @throws IOException if a write failed or the write timeout expires
+     */
     void flush() throws IOException;
+
+    /**
+     * An {@link InputStream} reading this transport's input (the same buffer as every other read).
+     * Its reads are suspension points when called directly from code loaded through the {@code
+     * ContinuationClassLoader}; behind a JDK decorator ({@code DataInputStream}, {@code
+     * BufferedReader}) they block the flow's worker (a pinned wait, reported once per site).
+     * Closing the stream closes the transport.
+     */
+    default InputStream inputStream() {
+        return new dev.flow.internal.TransportInputStream(this);
+    }
+
+    /**
+     * An {@link OutputStream} writing to this transport; {@code flush()} is {@link #flush()} and
+     * {@code close()} closes the transport. Suspends and pins like {@link #inputStream()}.
+     */
+    default OutputStream outputStream() {
+        return new dev.flow.internal.TransportOutputStream(this);
+    }
 
     /** Closes the connection; a second call does nothing. */
     @Override

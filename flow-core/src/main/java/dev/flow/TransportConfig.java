@@ -8,8 +8,10 @@ import java.util.Objects;
 /**
  * Immutable limits and timeouts of a {@link Transport}.
  *
- * <p>Defaults: UTF-8, maximum line length 8192 characters, no read timeout, no write timeout
- * ({@link Duration#ZERO} means "wait forever"). Instances are validated once, when built.
+ * <p>Defaults: UTF-8, lenient decoding (malformed input becomes U+FFFD), lines ending at {@link
+ * LineTerminator#LF_OR_CRLF}, written lines ending with {@code "\n"}, maximum line length 8192
+ * characters, and no read, line, idle or write timeout ({@link Duration#ZERO} means "wait
+ * forever"). Instances are validated once, when built. Thread-safe.
  */
 public final class TransportConfig {
 
@@ -17,14 +19,24 @@ public final class TransportConfig {
     public static final TransportConfig DEFAULT = builder().build();
 
     private final Charset charset;
+    private final boolean strictDecoding;
+    private final LineTerminator lineTerminator;
+    private final String lineSeparator;
     private final int maxLineLength;
     private final Duration readTimeout;
+    private final Duration lineTimeout;
+    private final Duration idleTimeout;
     private final Duration writeTimeout;
 
     private TransportConfig(Builder b) {
         this.charset = b.charset;
+        this.strictDecoding = b.strictDecoding;
+        this.lineTerminator = b.lineTerminator;
+        this.lineSeparator = b.lineSeparator;
         this.maxLineLength = b.maxLineLength;
         this.readTimeout = b.readTimeout;
+        this.lineTimeout = b.lineTimeout;
+        this.idleTimeout = b.idleTimeout;
         this.writeTimeout = b.writeTimeout;
     }
 
@@ -35,13 +47,33 @@ public final class TransportConfig {
 
     /** Returns a builder initialised with this configuration. */
     public Builder toBuilder() {
-        return new Builder().charset(charset).maxLineLength(maxLineLength)
-                .readTimeout(readTimeout).writeTimeout(writeTimeout);
+        return new Builder().charset(charset).strictDecoding(strictDecoding).lineTerminator(lineTerminator)
+                .lineSeparator(lineSeparator).maxLineLength(maxLineLength).readTimeout(readTimeout)
+                .lineTimeout(lineTimeout).idleTimeout(idleTimeout).writeTimeout(writeTimeout);
     }
 
-    /** The charset lines are encoded and decoded with. */
+    /** The charset lines and text are encoded and decoded with. */
     public Charset charset() {
         return charset;
+    }
+
+    /**
+     * Whether a line that is not valid in {@link #charset()} fails with a {@link
+     * java.nio.charset.MalformedInputException} naming the connection ({@code true}) or is decoded
+     * with U+FFFD replacing the bad bytes ({@code false}, the default).
+     */
+    public boolean strictDecoding() {
+        return strictDecoding;
+    }
+
+    /** Where {@link Transport#readLine()} ends a line. */
+    public LineTerminator lineTerminator() {
+        return lineTerminator;
+    }
+
+    /** What {@link Transport#writeLine(String)} appends: {@code "\n"} or {@code "\r\n"}. */
+    public String lineSeparator() {
+        return lineSeparator;
     }
 
     /** The longest line, in characters, that {@link Transport#readLine()} accepts. */
@@ -49,27 +81,61 @@ public final class TransportConfig {
         return maxLineLength;
     }
 
-    /** How long a read may wait; {@link Duration#ZERO} waits forever. */
+    /** How long a read may wait for the next bytes; {@link Duration#ZERO} waits forever. */
     public Duration readTimeout() {
         return readTimeout;
     }
 
-    /** How long a write may wait; {@link Duration#ZERO} waits forever. */
+    /**
+     * How long a line may take to arrive completely, counted from the moment its first byte is seen
+     * by a waiting {@code readLine} (or from the call, if bytes were already buffered); {@link
+     * Duration#ZERO} waits forever. Unlike {@link #readTimeout()} it cannot be reset by a peer
+     * that sends one byte at a time.
+     */
+    public Duration lineTimeout() {
+        return lineTimeout;
+    }
+
+    /**
+     * How long a connection may stay without any input or output before the transport closes it;
+     * {@link Duration#ZERO} never closes it. Checked about once a second, in whole seconds rounded
+     * up, by transports that rely on their I/O framework's idle detection (MINA).
+     */
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
+    /**
+     * How long a write or flush may wait; {@link Duration#ZERO} waits forever. A write that times
+     * out closes the connection at once: the bytes still queued can no longer be trusted to go out.
+     */
     public Duration writeTimeout() {
         return writeTimeout;
     }
 
     @Override
     public String toString() {
-        return "TransportConfig[charset=" + charset + ", maxLineLength=" + maxLineLength
-                + ", readTimeout=" + readTimeout + ", writeTimeout=" + writeTimeout + "]";
+        return "TransportConfig[charset=" + charset + ", strictDecoding=" + strictDecoding
+                + ", lineTerminator=" + lineTerminator + ", lineSeparator=" + escape(lineSeparator)
+                + ", maxLineLength=" + maxLineLength + ", readTimeout=" + readTimeout
+                + ", lineTimeout=" + lineTimeout + ", idleTimeout=" + idleTimeout
+                + ", writeTimeout=" + writeTimeout + "]";
+    }
+
+    private static String escape(String s) {
+        return s.replace("\r", "\\r").replace("\n", "\\n");
     }
 
     /** Builds a {@link TransportConfig}. Not thread-safe. */
     public static final class Builder {
         private Charset charset = StandardCharsets.UTF_8;
+        private boolean strictDecoding;
+        private LineTerminator lineTerminator = LineTerminator.LF_OR_CRLF;
+        private String lineSeparator = "\n";
         private int maxLineLength = 8192;
         private Duration readTimeout = Duration.ZERO;
+        private Duration lineTimeout = Duration.ZERO;
+        private Duration idleTimeout = Duration.ZERO;
         private Duration writeTimeout = Duration.ZERO;
 
         private Builder() {
@@ -78,6 +144,29 @@ public final class TransportConfig {
         /** Sets the charset; default UTF-8. */
         public Builder charset(Charset charset) {
             this.charset = Objects.requireNonNull(charset, "charset");
+            return this;
+        }
+
+        /** Makes malformed input fail the read instead of decoding to U+FFFD; default {@code false}. */
+        public Builder strictDecoding(boolean strictDecoding) {
+            this.strictDecoding = strictDecoding;
+            return this;
+        }
+
+        /** Sets where {@link Transport#readLine()} ends a line; default {@link LineTerminator#LF_OR_CRLF}. */
+        public Builder lineTerminator(LineTerminator lineTerminator) {
+            this.lineTerminator = Objects.requireNonNull(lineTerminator, "lineTerminator");
+            return this;
+        }
+
+        /** Sets what {@link Transport#writeLine(String)} appends: {@code "\n"} (the default) or {@code "\r\n"}. */
+        public Builder lineSeparator(String lineSeparator) {
+            Objects.requireNonNull(lineSeparator, "lineSeparator");
+            if (!lineSeparator.equals("\n") && !lineSeparator.equals("\r\n")) {
+                throw new IllegalArgumentException("lineSeparator: \"" + escape(lineSeparator)
+                        + "\" (expected: \"\\n\" or \"\\r\\n\")");
+            }
+            this.lineSeparator = lineSeparator;
             return this;
         }
 
@@ -93,6 +182,18 @@ public final class TransportConfig {
         /** Sets the read timeout; {@link Duration#ZERO} (the default) waits forever. */
         public Builder readTimeout(Duration readTimeout) {
             this.readTimeout = checkTimeout("readTimeout", readTimeout);
+            return this;
+        }
+
+        /** Sets the deadline for a complete line; {@link Duration#ZERO} (the default) waits forever. */
+        public Builder lineTimeout(Duration lineTimeout) {
+            this.lineTimeout = checkTimeout("lineTimeout", lineTimeout);
+            return this;
+        }
+
+        /** Sets the idle timeout; {@link Duration#ZERO} (the default) never closes an idle connection. */
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = checkTimeout("idleTimeout", idleTimeout);
             return this;
         }
 

@@ -16,6 +16,28 @@ class ConfigValidationTest {
         assertEquals(8192, c.maxLineLength());
         assertEquals(Duration.ZERO, c.readTimeout());
         assertEquals(Duration.ZERO, c.writeTimeout());
+        assertEquals(Duration.ZERO, c.lineTimeout());
+        assertEquals(Duration.ZERO, c.idleTimeout());
+        assertEquals(LineTerminator.LF_OR_CRLF, c.lineTerminator());
+        assertEquals("\n", c.lineSeparator());
+        assertEquals(false, c.strictDecoding());
+    }
+
+    @Test
+    void lineSeparatorMustBeLfOrCrLf() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TransportConfig.builder().lineSeparator("\r"));
+        assertEquals("lineSeparator: \"\\r\" (expected: \"\\n\" or \"\\r\\n\")", e.getMessage());
+        assertEquals("\r\n", TransportConfig.builder().lineSeparator("\r\n").build().lineSeparator());
+    }
+
+    @Test
+    void lineAndIdleTimeoutsMustNotBeNegative() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TransportConfig.builder().lineTimeout(Duration.ofMillis(-1)));
+        assertEquals("lineTimeout: PT-0.001S (expected: >= 0)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> TransportConfig.builder().idleTimeout(Duration.ofSeconds(-2)));
+        assertEquals("idleTimeout: PT-2S (expected: >= 0)", e.getMessage());
     }
 
     @Test
@@ -34,7 +56,9 @@ class ConfigValidationTest {
 
     @Test
     void toBuilderRoundTrips() {
-        TransportConfig c = TransportConfig.builder().maxLineLength(10).writeTimeout(Duration.ofSeconds(2)).build();
+        TransportConfig c = TransportConfig.builder().maxLineLength(10).writeTimeout(Duration.ofSeconds(2))
+                .lineTerminator(LineTerminator.CRLF).lineSeparator("\r\n").strictDecoding(true)
+                .lineTimeout(Duration.ofSeconds(3)).idleTimeout(Duration.ofSeconds(4)).build();
         TransportConfig d = c.toBuilder().build();
         assertEquals(c.toString(), d.toString());
     }

@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.flow.internal.Awaits;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,8 +64,9 @@ public abstract class TransportContractTest {
     /** Runs one transport operation as a flow in continuation mode. */
     public interface FlowRunner {
         /**
-         * Starts {@code op} ({@code readLine}, {@code read}, {@code writeLine}, {@code write} or
-         * {@code flush}) on {@code transport} with {@code args} as a flow and returns its result.
+         * Starts {@code op} ({@code readLine}, {@code readLineWith}, {@code read}, {@code readFully},
+         * {@code readFullyN}, {@code skip}, {@code writeLine}, {@code write}, {@code writeAll},
+         * {@code writeText} or {@code flush}) on {@code transport} with {@code args} as a flow and returns its result.
          */
         java.util.concurrent.CompletionStage<Object> start(String op, Transport transport, Object... args);
     }
@@ -415,6 +419,241 @@ public abstract class TransportContractTest {
         assertArrayEquals(java.util.Arrays.copyOfRange(all, 1, 255), c.peer().readExactly(254));
     }
 
+    // ---------------------------------------------------------------- line policies (#9.1, #8.8)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineWithCrlfTerminatorKeepsBareLineFeedInTheLine(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "a\nb\r\nc\r\n");
+        assertEquals("a\nb", readLine(access, c, LineTerminator.CRLF, 100));
+        assertEquals("c", readLine(access, c, LineTerminator.CRLF, 100));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineUsesTheConfiguredTerminator(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().lineTerminator(LineTerminator.CRLF).build());
+        send(c, "x\ny\r\nz\n");
+        c.peer().shutdownOutput();
+        assertEquals("x\ny", readLine(access, c));
+        assertEquals("z\n", readLine(access, c), "at end of stream the rest is the last line");
+        assertNull(readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineWithPerCallLimitThrowsWhenLineExceedsIt(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "abc\nabcd\n");
+        assertEquals("abc", readLine(access, c, LineTerminator.LF_OR_CRLF, 3));
+        LineTooLongException e = assertThrows(LineTooLongException.class,
+                () -> readLine(access, c, LineTerminator.LF_OR_CRLF, 3));
+        assertEquals(3, e.limit());
+        assertThrows(LineTooLongException.class, () -> read(access, c, new byte[1], 0, 1),
+                "after a line too long the input cannot be trusted");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineStripsTrailingCarriageReturnAtEndOfStream(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "last\r");
+        c.peer().shutdownOutput();
+        assertEquals("last", readLine(access, c));
+        assertNull(readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineReplacesMalformedInputByDefault(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, new byte[] {'a', (byte) 0xff, 'b', '\n'});
+        assertEquals("a\ufffdb", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineWithStrictDecodingThrowsMalformedInputExceptionNamingTheConnection(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().strictDecoding(true).build());
+        send(c, new byte[] {'a', (byte) 0xff, 'b', '\n', 'o', 'k', '\n'});
+        MalformedInputException e = assertThrows(MalformedInputException.class, () -> readLine(access, c));
+        assertTrue(e.getMessage().contains("strictDecoding") && e.getMessage().contains("UTF-8"), e.getMessage());
+        assertTrue(e.getMessage().contains(c.transport().toString()), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineThrowsSocketTimeoutExceptionWhenLineTimeoutExpiresWhileBytesTrickleIn(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().readTimeout(Duration.ofSeconds(5))
+                .lineTimeout(Duration.ofMillis(400)).build());
+        Future<String> line = whileBlocked(() -> readLine(access, c));
+        long t0 = System.nanoTime();
+        long deadline = t0 + TimeUnit.SECONDS.toNanos(5);
+        while (!line.isDone() && System.nanoTime() - deadline < 0) {
+            c.peer().write(new byte[] {'x'}); // one byte per 50 ms: never a gap of readTimeout
+            try {
+                line.get(50, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | ExecutionException e) {
+                // still waiting, or ended: checked below
+            }
+        }
+        SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> result(line));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(e.getMessage().contains("lineTimeout") && e.getMessage().contains("400"), e.getMessage());
+        assertTrue(ms < 3000, "timed out after " + ms + " ms");
+    }
+
+    // ---------------------------------------------------------------- exact reads (#9.1)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readFullyReadsTheBytesThatFollowALine(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "$5\r\nhello\r\nnext\n");
+        assertEquals("$5", readLine(access, c, LineTerminator.CRLF, 20));
+        byte[] body = new byte[7];
+        readFully(access, c, body, 1, 5);
+        assertEquals("hello", new String(body, 1, 5, StandardCharsets.US_ASCII));
+        assertEquals("", readLine(access, c));
+        assertEquals("next", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readFullyWaitsUntilAllBytesArrived(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        Future<byte[]> got = whileBlocked(() -> readFully(access, c, 6));
+        send(c, new byte[] {1, 2});
+        send(c, new byte[] {3, 4, 5, 6, 7});
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6}, result(got));
+        assertEquals(7, readFully(access, c, 1)[0], "bytes after the exact read stay buffered");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readFullyThrowsEofExceptionNamingTheMissingBytes(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, new byte[] {1, 2, 3});
+        c.peer().shutdownOutput();
+        EOFException e = assertThrows(EOFException.class, () -> readFully(access, c, 5));
+        assertTrue(e.getMessage().contains("expected 2 more bytes"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readFullyOfZeroBytesReturnsAtOnce(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        assertEquals(0, readFully(access, c, 0).length);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void skipDiscardsExactlyTheGivenBytes(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        Future<Object> skipped = whileBlocked(() -> {
+            skip(access, c, 6);
+            return "done";
+        });
+        send(c, "0123");
+        send(c, "456789\n");
+        assertEquals("done", result(skipped));
+        assertEquals("6789", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void skipThrowsEofExceptionWhenTheStreamEndsFirst(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "abc");
+        c.peer().shutdownOutput();
+        EOFException e = assertThrows(EOFException.class, () -> skip(access, c, 10));
+        assertTrue(e.getMessage().contains("expected 7 more bytes"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void availableCountsBufferedBytesWithoutWaiting(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        assertEquals(0, c.transport().available());
+        send(c, "ab\ncd");
+        awaitAvailable(c, 5);
+        assertEquals("ab", readLine(access, c));
+        assertEquals(2, c.transport().available());
+        readFully(access, c, 2);
+        assertEquals(0, c.transport().available());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void flushWhenPipelinedInputRunsDryBatchesReplies(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "1\n2\n3\n");
+        awaitAvailable(c, 6);
+        int flushes = 0;
+        for (int i = 0; i < 3; i++) {
+            String line = readLine(access, c);
+            writeLine(access, c, "+" + line);
+            if (c.transport().available() == 0) {
+                flush(access, c);
+                flushes++;
+            }
+        }
+        assertEquals(1, flushes, "one flush for three pipelined requests");
+        assertArrayEquals("+1\n+2\n+3\n".getBytes(StandardCharsets.US_ASCII), c.peer().readExactly(9));
+    }
+
+    // ---------------------------------------------------------------- writing text (#9.1)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void writeLineEndsLinesWithTheConfiguredSeparator(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().lineSeparator("\r\n").build());
+        writeLine(access, c, "+OK");
+        flush(access, c);
+        assertArrayEquals("+OK\r\n".getBytes(StandardCharsets.US_ASCII), c.peer().readExactly(5));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void writeTextAndWriteOfWholeArrayAddNoTerminator(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().charset(StandardCharsets.ISO_8859_1).build());
+        writeText(access, c, "caf\u00e9 ");
+        writeText(access, c, "");
+        writeAll(access, c, new byte[] {'!', '\n'});
+        flush(access, c);
+        assertArrayEquals(new byte[] {'c', 'a', 'f', (byte) 0xe9, ' ', '!', '\n'}, c.peer().readExactly(7));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void flushWithNothingWrittenReturnsAtOnce(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().writeTimeout(Duration.ofMillis(500)).build());
+        flush(access, c);
+        flush(access, c);
+    }
+
+    // ---------------------------------------------------------------- stream views (#9.1)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void streamViewsShareTheTransportsBuffers(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "head\nxy");
+        assertEquals("head", readLine(access, c));
+        java.io.InputStream in = c.transport().inputStream();
+        assertEquals('x', in.read());
+        assertEquals(1, in.available());
+        byte[] b = new byte[4];
+        assertEquals(1, in.read(b, 0, 4));
+        assertEquals('y', b[0]);
+        java.io.OutputStream out = c.transport().outputStream();
+        out.write('o');
+        out.write(new byte[] {'k', '\n'}, 0, 2);
+        out.flush();
+        assertArrayEquals("ok\n".getBytes(StandardCharsets.US_ASCII), c.peer().readExactly(3));
+    }
+
     // ---------------------------------------------------------------- closing
 
     @ParameterizedTest
@@ -586,6 +825,91 @@ public abstract class TransportContractTest {
                 break;
             default:
                 inFlow("flush", c);
+        }
+    }
+
+    /** Waits (bounded) until the transport has {@code n} bytes buffered. */
+    protected static void awaitAvailable(Connection c, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (c.transport().available() < n) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("expected " + n + " bytes buffered, got " + c.transport().available());
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    private String readLine(Access access, Connection c, LineTerminator t, int max) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().readLine(t, max);
+            case AWAITS:
+                return Awaits.readLine(c.transport(), t, max);
+            default:
+                return (String) inFlow("readLineWith", c, t, max);
+        }
+    }
+
+    private void readFully(Access access, Connection c, byte[] dst, int off, int len) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                c.transport().readFully(dst, off, len);
+                break;
+            case AWAITS:
+                Awaits.readFully(c.transport(), dst, off, len);
+                break;
+            default:
+                inFlow("readFully", c, dst, off, len);
+        }
+    }
+
+    private byte[] readFully(Access access, Connection c, int n) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().readFully(n);
+            case AWAITS:
+                return Awaits.readFully(c.transport(), n);
+            default:
+                return (byte[]) inFlow("readFullyN", c, n);
+        }
+    }
+
+    private void skip(Access access, Connection c, long n) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                c.transport().skip(n);
+                break;
+            case AWAITS:
+                Awaits.skip(c.transport(), n);
+                break;
+            default:
+                inFlow("skip", c, n);
+        }
+    }
+
+    private void writeText(Access access, Connection c, String text) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                c.transport().writeText(text);
+                break;
+            case AWAITS:
+                Awaits.writeText(c.transport(), text);
+                break;
+            default:
+                inFlow("writeText", c, text);
+        }
+    }
+
+    private void writeAll(Access access, Connection c, byte[] src) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                c.transport().write(src);
+                break;
+            case AWAITS:
+                Awaits.write(c.transport(), src);
+                break;
+            default:
+                inFlow("writeAll", c, src);
         }
     }
 

@@ -1,5 +1,6 @@
 package flowtest.mina;
 
+import dev.flow.LineTerminator;
 import dev.flow.Transport;
 import java.util.concurrent.Callable;
 
@@ -20,6 +21,22 @@ public class TransportOp implements Callable<Object> {
         switch (op) {
             case "readLine":
                 return transport.readLine();
+            case "readLineWith":
+                return transport.readLine((LineTerminator) args[0], (Integer) args[1]);
+            case "readFully":
+                transport.readFully((byte[]) args[0], (Integer) args[1], (Integer) args[2]);
+                return null;
+            case "readFullyN":
+                return transport.readFully((Integer) args[0]);
+            case "skip":
+                transport.skip((Long) args[0]);
+                return null;
+            case "writeText":
+                transport.writeText((String) args[0]);
+                return null;
+            case "writeAll":
+                transport.write((byte[]) args[0]);
+                return null;
             case "read":
                 return transport.read((byte[]) args[0], (Integer) args[1], (Integer) args[2]);
             case "writeLine":

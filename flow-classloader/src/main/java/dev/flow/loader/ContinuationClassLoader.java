@@ -37,7 +37,9 @@ import org.objectweb.asm.tree.analysis.BasicVerifier;
  * <p>A suspension that would cross a frame that cannot be captured (a JDK callback such as {@code
  * List.forEach}, reflection, a constructor, a held monitor) blocks the worker thread instead and
  * logs one warning per call site, or, with {@link Builder#strict(boolean) strict(true)}, throws
- * {@link dev.flow.UnsuspendableFrameException}.
+ * {@link dev.flow.UnsuspendableFrameException} at every await reached there, whether or not it would
+ * block. In-scope code calling in-scope overrides of JDK methods ({@code Iterator.next}, {@code
+ * Callable.call}, {@code InputStream.read}, ...) suspends: only a genuine JDK frame pins.
  *
  * <p>Parallel-capable: classes are defined under one lock per class name.
  *
@@ -301,8 +303,9 @@ public final class ContinuationClassLoader extends ClassLoader {
         }
 
         /**
-         * Strict: throw {@link dev.flow.UnsuspendableFrameException} where a flow cannot suspend.
-         * Default {@code false}: block the thread and log one warning per call site.
+         * Strict: throw {@link dev.flow.UnsuspendableFrameException} at every await a flow reaches
+         * where it cannot suspend, whether or not the await would block. Default {@code false}: block
+         * the thread and log one warning per call site, the first time an await there blocks.
          */
         public Builder strict(boolean strict) {
             this.strict = strict;

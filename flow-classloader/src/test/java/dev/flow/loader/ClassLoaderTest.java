@@ -43,6 +43,26 @@ class ClassLoaderTest {
     }
 
     @Test
+    void overridesOfJdkMethodsGetADispatchMarkerNamedTheSameByEveryLoaderAndDefinedByEach() throws Exception {
+        ContinuationClassLoader other = ContinuationClassLoader.builder().include("flowtest.fixtures").build();
+        Class<?> mine = marker(LOADER.loadClass("flowtest.fixtures.Waiter"));
+        Class<?> theirs = marker(other.loadClass("flowtest.fixtures.Waiter"));
+        assertEquals(mine.getName(), theirs.getName());
+        assertSame(LOADER, mine.getClassLoader());
+        assertSame(other, theirs.getClassLoader());
+        assertNotEquals(mine, theirs);
+    }
+
+    private static Class<?> marker(Class<?> type) {
+        for (Class<?> i : type.getInterfaces()) {
+            if (i.getName().startsWith("dev.flow.generated.dispatch.call$")) {
+                return i;
+            }
+        }
+        throw new AssertionError("no dispatch marker for call() on " + type + ": " + java.util.Arrays.toString(type.getInterfaces()));
+    }
+
+    @Test
     void methodsThatCannotReachASuspensionPointAreLeftIdentical() throws Exception {
         Map<String, String> before = methods(original("flowtest/fixtures/DeepChain"));
         Map<String, String> after = methods(LOADER.definedBytes("flowtest.fixtures.DeepChain"));

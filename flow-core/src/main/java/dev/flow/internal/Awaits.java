@@ -1,11 +1,17 @@
 package dev.flow.internal;
 
 import dev.flow.Connector;
+import dev.flow.LineTerminator;
 import dev.flow.Transport;
+import dev.flow.TransportConfig;
 import dev.flow.spi.AsyncConnector;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.AsyncTransport;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -36,7 +42,6 @@ public final class Awaits {
      * @return {@code true} if {@code w} completed, {@code false} on timeout
      */
     public static boolean park(Object w, long timeoutNanos) {
-        Locks.checkAwait();
         if (Waits.isDone(w)) {
             return true;
         }
@@ -148,19 +153,28 @@ public final class Awaits {
         return a.transportOf(attempt);
     }
 
+    // ---------------------------------------------------------------- transports
+    //
+    // Each Transport method has a form replacing its call sites (suspends in a flow) and, for an
+    // AsyncTransport, a loop over the non-blocking primitives taking "suspend": true for those
+    // forms, false for a transport's own blocking methods (called from uninstrumented code, they
+    // block the thread).
+
     /** Replaces {@code Transport.readLine()}. */
     public static String readLine(Transport t) throws IOException {
         if (!(t instanceof AsyncTransport)) {
             return t.readLine();
         }
-        AsyncTransport a = (AsyncTransport) t;
-        for (;;) {
-            String line = a.pollLine();
-            if (line != null || a.isInputClosed()) {
-                return line;
-            }
-            awaitInput(a);
+        TransportConfig c = t.config();
+        return readLine((AsyncTransport) t, c.lineTerminator(), c.maxLineLength(), true);
+    }
+
+    /** Replaces {@code Transport.readLine(LineTerminator, int)}. */
+    public static String readLine(Transport t, LineTerminator terminator, int maxLength) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            return t.readLine(terminator, maxLength);
         }
+        return readLine((AsyncTransport) t, terminator, maxLength, true);
     }
 
     /** Replaces {@code Transport.read(byte[], int, int)}. */
@@ -168,17 +182,38 @@ public final class Awaits {
         if (!(t instanceof AsyncTransport)) {
             return t.read(dst, off, len);
         }
-        AsyncTransport a = (AsyncTransport) t;
-        if (len == 0) {
-            return 0;
+        return read((AsyncTransport) t, dst, off, len, true);
+    }
+
+    /** Replaces {@code Transport.readFully(byte[], int, int)}. */
+    public static void readFully(Transport t, byte[] dst, int off, int len) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            t.readFully(dst, off, len);
+            return;
         }
-        for (;;) {
-            int n = a.pollRead(dst, off, len);
-            if (n != 0) {
-                return n;
-            }
-            awaitInput(a);
+        readFully((AsyncTransport) t, dst, off, len, true);
+    }
+
+    /** Replaces {@code Transport.readFully(int)}. */
+    public static byte[] readFully(Transport t, int n) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            return t.readFully(n);
         }
+        if (n < 0) {
+            throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
+        }
+        byte[] b = new byte[n];
+        readFully((AsyncTransport) t, b, 0, n, true);
+        return b;
+    }
+
+    /** Replaces {@code Transport.skip(long)}. */
+    public static void skip(Transport t, long n) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            t.skip(n);
+            return;
+        }
+        skip((AsyncTransport) t, n, true);
     }
 
     /** Replaces {@code Transport.writeLine(String)}. */
@@ -188,7 +223,7 @@ public final class Awaits {
             return;
         }
         AsyncTransport a = (AsyncTransport) t;
-        awaitWrite(a, a.writeLineAsync(line));
+        awaitWrite(a, a.writeLineAsync(line), true);
     }
 
     /** Replaces {@code Transport.write(byte[], int, int)}. */
@@ -198,7 +233,27 @@ public final class Awaits {
             return;
         }
         AsyncTransport a = (AsyncTransport) t;
-        awaitWrite(a, a.writeAsync(src, off, len));
+        awaitWrite(a, a.writeAsync(src, off, len), true);
+    }
+
+    /** Replaces {@code Transport.write(byte[])}. */
+    public static void write(Transport t, byte[] src) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            t.write(src);
+            return;
+        }
+        AsyncTransport a = (AsyncTransport) t;
+        awaitWrite(a, a.writeAsync(src, 0, src.length), true);
+    }
+
+    /** Replaces {@code Transport.writeText(String)}. */
+    public static void writeText(Transport t, String text) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            t.writeText(text);
+            return;
+        }
+        AsyncTransport a = (AsyncTransport) t;
+        awaitWrite(a, a.writeTextAsync(text), true);
     }
 
     /** Replaces {@code Transport.flush()}. */
@@ -208,22 +263,234 @@ public final class Awaits {
             return;
         }
         AsyncTransport a = (AsyncTransport) t;
-        awaitWrite(a, a.flushAsync());
+        awaitWrite(a, a.flushAsync(), true);
     }
 
-    private static void awaitInput(AsyncTransport a) throws IOException {
-        Duration timeout = a.config().readTimeout();
-        if (!park(a.inputReady(), saturatedNanos(timeout))) {
-            throw new SocketTimeoutException("read timed out after " + timeout.toMillis() + " ms (readTimeout)");
+    // ---------------------------------------------------------------- java.io streams
+    //
+    // Call sites of InputStream/OutputStream methods are suspension points: a Transport's own view
+    // suspends like the transport; any other stream gets the plain call.
+
+    /** Replaces {@code InputStream.read()}. */
+    public static int inputRead(InputStream in) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.read();
+        }
+        byte[] one = new byte[1];
+        int n = read(((TransportInputStream) in).transport(), one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    /** Replaces {@code InputStream.read(byte[])}. */
+    public static int inputRead(InputStream in, byte[] dst) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.read(dst);
+        }
+        return read(((TransportInputStream) in).transport(), dst, 0, dst.length);
+    }
+
+    /** Replaces {@code InputStream.read(byte[], int, int)}. */
+    public static int inputRead(InputStream in, byte[] dst, int off, int len) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.read(dst, off, len);
+        }
+        return read(((TransportInputStream) in).transport(), dst, off, len);
+    }
+
+    /** Replaces {@code InputStream.readNBytes(byte[], int, int)}: reads until {@code len} bytes or end of stream. */
+    public static int inputReadNBytes(InputStream in, byte[] dst, int off, int len) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.readNBytes(dst, off, len);
+        }
+        java.util.Objects.checkFromIndexSize(off, len, dst.length);
+        Transport t = ((TransportInputStream) in).transport();
+        int got = 0;
+        while (got < len) {
+            int n = read(t, dst, off + got, len - got);
+            if (n < 0) {
+                break;
+            }
+            got += n;
+        }
+        return got;
+    }
+
+    /** Replaces {@code OutputStream.write(int)}. */
+    public static void outputWrite(OutputStream out, int b) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.write(b);
+            return;
+        }
+        write(((TransportOutputStream) out).transport(), new byte[] {(byte) b}, 0, 1);
+    }
+
+    /** Replaces {@code OutputStream.write(byte[])}. */
+    public static void outputWrite(OutputStream out, byte[] src) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.write(src);
+            return;
+        }
+        write(((TransportOutputStream) out).transport(), src, 0, src.length);
+    }
+
+    /** Replaces {@code OutputStream.write(byte[], int, int)}. */
+    public static void outputWrite(OutputStream out, byte[] src, int off, int len) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.write(src, off, len);
+            return;
+        }
+        write(((TransportOutputStream) out).transport(), src, off, len);
+    }
+
+    /** Replaces {@code OutputStream.flush()}. */
+    public static void outputFlush(OutputStream out) throws IOException {
+        if (!(out instanceof TransportOutputStream)) {
+            out.flush();
+            return;
+        }
+        flush(((TransportOutputStream) out).transport());
+    }
+
+    /**
+     * Reads a line from {@code a}: polls, and waits for input while none is complete, within the
+     * read timeout per wait and the line timeout in total (counted from the first byte of the line
+     * seen while waiting, or from the call if bytes were buffered).
+     *
+     * @param suspend whether waits may suspend the flow ({@code false}: they block the thread)
+     */
+    public static String readLine(AsyncTransport a, LineTerminator terminator, int maxLength, boolean suspend)
+            throws IOException {
+        long lineTimeout = saturatedNanos(a.config().lineTimeout());
+        long deadline = 0;
+        boolean started = false;
+        for (;;) {
+            String line = a.pollLine(terminator, maxLength);
+            if (line != null || a.isInputClosed()) {
+                return line;
+            }
+            if (lineTimeout > 0 && !started && a.available() > 0) {
+                started = true;
+                deadline = System.nanoTime() + lineTimeout;
+            }
+            awaitInput(a, suspend, started, deadline);
         }
     }
 
-    private static void awaitWrite(AsyncTransport a, Awaitable write) throws IOException {
+    /** Reads at least one byte from {@code a}, waiting as {@link #readLine(AsyncTransport, LineTerminator, int, boolean)}. */
+    public static int read(AsyncTransport a, byte[] dst, int off, int len, boolean suspend) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, dst.length);
+        if (len == 0) {
+            return 0;
+        }
+        for (;;) {
+            int n = a.pollRead(dst, off, len);
+            if (n != 0) {
+                return n;
+            }
+            awaitInput(a, suspend, false, 0);
+        }
+    }
+
+    /** Reads exactly {@code len} bytes from {@code a}; {@link EOFException} if the stream ends first. */
+    public static void readFully(AsyncTransport a, byte[] dst, int off, int len, boolean suspend) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, dst.length);
+        int got = 0;
+        while (got < len) {
+            int n = a.pollRead(dst, off + got, len - got);
+            if (n < 0) {
+                throw endOfStream(a, len - got, len);
+            }
+            if (n == 0) {
+                awaitInput(a, suspend, false, 0);
+            }
+            got += n;
+        }
+    }
+
+    /** Discards exactly {@code n} bytes of {@code a}'s input; {@link EOFException} if the stream ends first. */
+    public static void skip(AsyncTransport a, long n, boolean suspend) throws IOException {
+        if (n < 0) {
+            throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
+        }
+        long left = n;
+        while (left > 0) {
+            long k = a.pollSkip(left);
+            if (k < 0) {
+                throw endOfStream(a, left, n);
+            }
+            if (k == 0) {
+                awaitInput(a, suspend, false, 0);
+            }
+            left -= k;
+        }
+    }
+
+    /**
+     * Waits for a write or flush of {@code a}, within the write timeout; on timeout {@link
+     * AsyncTransport#writeTimedOut} ends the connection. Then rethrows the write's failure.
+     */
+    public static void awaitWrite(AsyncTransport a, Awaitable write, boolean suspend) throws IOException {
         Duration timeout = a.config().writeTimeout();
-        if (!park(write, saturatedNanos(timeout))) {
-            throw new SocketTimeoutException("write timed out after " + timeout.toMillis() + " ms (writeTimeout)");
+        if (!waitFor(write, saturatedNanos(timeout), suspend)) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedIOException("interrupted while writing to " + a.remoteAddress());
+            }
+            throw a.writeTimedOut(timeout);
         }
         a.checkWrite(write);
+    }
+
+    /** The exception for a stream that ended {@code missing} bytes short of the {@code wanted} ones. */
+    public static EOFException endOfStream(Transport t, long missing, long wanted) {
+        return new EOFException("end of stream from " + t.remoteAddress() + ": expected " + missing
+                + " more bytes (of " + wanted + ")");
+    }
+
+    private static void awaitInput(AsyncTransport a, boolean suspend, boolean lineStarted, long deadline)
+            throws IOException {
+        TransportConfig c = a.config();
+        long wait = saturatedNanos(c.readTimeout());
+        boolean lineLimited = false;
+        if (lineStarted) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw lineTimedOut(a);
+            }
+            if (wait == 0 || left < wait) {
+                wait = left;
+                lineLimited = true;
+            }
+        }
+        if (!waitFor(a.inputReady(), wait, suspend)) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedIOException("interrupted while waiting for input from " + a.remoteAddress());
+            }
+            if (lineLimited) {
+                throw lineTimedOut(a);
+            }
+            throw new SocketTimeoutException("read from " + a.remoteAddress() + " timed out after "
+                    + c.readTimeout().toMillis() + " ms (readTimeout)");
+        }
+    }
+
+    private static SocketTimeoutException lineTimedOut(AsyncTransport a) {
+        return new SocketTimeoutException("line from " + a.remoteAddress() + " not complete after "
+                + a.config().lineTimeout().toMillis() + " ms (lineTimeout)");
+    }
+
+    /**
+     * Waits for {@code w}: parks if {@code suspend}, else blocks. A blocking wait inside a flow runs
+     * under an uninstrumented frame (instrumented call sites use the suspending forms): it is a
+     * pinned wait, reported by {@link UninstrumentedWaits}.
+     */
+    private static boolean waitFor(Object w, long nanos, boolean suspend) {
+        if (suspend) {
+            return park(w, nanos);
+        }
+        if (!Waits.isDone(w)) {
+            UninstrumentedWaits.onBlockingWait();
+        }
+        return Waits.block(w, nanos);
     }
 
     private static long timeoutNanos(long timeout, TimeUnit unit) {

@@ -96,11 +96,12 @@ public final class Locks {
     }
 
     /**
-     * Called before an await's fast path: a flow holding a lock taken at a strict site is refused
-     * there with {@code UnsuspendableFrameException}, whether or not the await would block, so a
-     * strict run does not depend on timing. Costs one volatile read while no flow holds a lock.
+     * Called (through {@link Pins#checkAwait()}, before every suspension point of a strict loader): a
+     * flow holding a lock taken at a strict site is refused there with {@code
+     * UnsuspendableFrameException}, whether or not the await would block, so a strict run does not
+     * depend on timing. Costs one volatile read while no flow holds a lock.
      */
-    public static void checkAwait() {
+    static void checkAwait() {
         if (HOLDS.get() == 0) {
             return;
         }

@@ -18,8 +18,11 @@ import org.slf4j.LoggerFactory;
  * captured (a JDK callback, reflection, a constructor, a held monitor).
  *
  * <p>The class loader brackets such stretches with {@link #enter(int)} and {@link #exit(int)}, naming
- * a call site registered with {@link #register}. An await inside a bracket blocks the thread and logs
- * one warning per site (lenient sites) or throws {@link UnsuspendableFrameException} (strict sites).
+ * a call site registered with {@link #register}. Every exit from a bracket, normal or by an exception,
+ * ends it. An await inside a bracket that would block blocks the thread and logs one warning per site
+ * (lenient sites; an await that need not block costs nothing and logs nothing). Strict loaders call
+ * {@link #checkAwait()} before every suspension point, so an await inside a bracket is refused with
+ * {@link UnsuspendableFrameException} by its site, whether or not it would block.
  * Thread-safe; the brackets cost one thread-local lookup and run only at such sites.
  */
 public final class Pins {
@@ -212,6 +215,24 @@ public final class Pins {
         if (f != null) {
             f.pinSite = prev;
         }
+    }
+
+    /**
+     * Called by a strict loader's code before every suspension point, whether or not it would block:
+     * a flow pinned at a strict site is refused there, so a strict run does not depend on timing.
+     * Outside a flow, or unpinned, it does nothing.
+     *
+     * @throws UnsuspendableFrameException if the current flow is pinned at a strict site
+     */
+    public static void checkAwait() {
+        FlowState f = FlowState.current();
+        if (f != null && f.pinSite != NOT_PINNED) {
+            Site s = site(f.pinSite);
+            if (s.strict) {
+                throw new UnsuspendableFrameException(s.message());
+            }
+        }
+        Locks.checkAwait();
     }
 
     /**

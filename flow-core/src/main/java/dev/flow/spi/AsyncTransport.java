@@ -1,7 +1,10 @@
 package dev.flow.spi;
 
+import dev.flow.LineTerminator;
 import dev.flow.Transport;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
 
 /**
  * The non-blocking side of a {@link Transport}, which lets a suspended flow wait for I/O instead of
@@ -16,11 +19,22 @@ public interface AsyncTransport extends Transport {
     /**
      * Returns the next complete line if one is buffered, or {@code null}. At end of stream it
      * returns a trailing unterminated line once, then {@code null} with {@link #isInputClosed()}.
+     * Uses the configured terminator and limit.
      *
      * @throws dev.flow.LineTooLongException if the buffered line exceeds the limit
      * @throws IOException if the connection failed
      */
-    String pollLine() throws IOException;
+    default String pollLine() throws IOException {
+        return pollLine(config().lineTerminator(), config().maxLineLength());
+    }
+
+    /**
+     * Like {@link #pollLine()}, with the given terminator and limit in characters.
+     *
+     * @throws dev.flow.LineTooLongException if the buffered line exceeds {@code maxLength}
+     * @throws IOException if the connection failed
+     */
+    String pollLine(LineTerminator terminator, int maxLength) throws IOException;
 
     /**
      * Copies buffered bytes without waiting.
@@ -28,6 +42,16 @@ public interface AsyncTransport extends Transport {
      * @return bytes copied, 0 if none are buffered, -1 at end of stream
      */
     int pollRead(byte[] dst, int off, int len) throws IOException;
+
+    /**
+     * Discards up to {@code n} buffered bytes without waiting.
+     *
+     * @return bytes discarded, 0 if none are buffered, -1 at end of stream
+     */
+    default long pollSkip(long n) throws IOException {
+        byte[] scratch = new byte[(int) Math.min(Math.max(n, 1), 8192)];
+        return pollRead(scratch, 0, (int) Math.min(n, scratch.length));
+    }
 
     /** Returns whether the input has ended (the peer closed or the transport failed or closed). */
     boolean isInputClosed();
@@ -44,6 +68,12 @@ public interface AsyncTransport extends Transport {
     /** Queues bytes and returns the completion of their write. */
     Awaitable writeAsync(byte[] src, int off, int len) throws IOException;
 
+    /** Queues {@code text} in the configured charset and returns the completion of its write. */
+    default Awaitable writeTextAsync(String text) throws IOException {
+        byte[] b = text.getBytes(config().charset());
+        return writeAsync(b, 0, b.length);
+    }
+
     /** Returns something that completes when everything queued so far has been written. */
     Awaitable flushAsync() throws IOException;
 
@@ -53,4 +83,18 @@ public interface AsyncTransport extends Transport {
      * @throws IOException the write's failure
      */
     void checkWrite(Awaitable write) throws IOException;
+
+    /**
+     * Called when a write or flush waited longer than {@code timeout}: ends the connection at once
+     * (the queued bytes can no longer be trusted to go out) and returns the exception to throw.
+     */
+    default IOException writeTimedOut(Duration timeout) {
+        try {
+            close();
+        } catch (IOException e) {
+            // The timeout is what the caller must see; a failing close adds nothing.
+        }
+        return new SocketTimeoutException("write to " + remoteAddress() + " timed out after "
+                + timeout.toMillis() + " ms (writeTimeout)");
+    }
 }

@@ -1,6 +1,8 @@
 package dev.flow.mina;
 
 import dev.flow.Connector;
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Waits;
@@ -14,8 +16,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import javax.net.ssl.SSLContext;
 import java.util.Objects;
 import java.util.WeakHashMap;
+import org.apache.mina.core.filterchain.IoFilter;
 import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.service.IoConnector;
@@ -40,6 +45,14 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  * Transport transport = connector.transportOf(f);
  * }</pre>
  *
+ * <p><b>Client flows.</b> {@link #submit(FlowScheduler, Class, SocketAddress, Object...)} runs a client
+ * class as a flow, created by Flow itself with a {@link Connector} to the address, so that the task the
+ * scheduler runs is the (loaded, instrumented) client object and never an uninstrumented lambda around
+ * it; in continuation mode a class that is not instrumented is refused with an error naming it.
+ *
+ * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter} (client mode);
+ * {@link Builder#filter(String, IoFilter)} adds any MINA filter that passes {@code IoBuffer}s through.
+ *
  * <p><b>Threads.</b> Thread-safe. One MINA handler is shared by all connections; it attaches a
  * {@link MinaTransport} to each session and only buffers data and completes awaitables on MINA
  * threads. The MINA connectors (and their I/O threads) are created on first use per address type and
@@ -51,6 +64,7 @@ public final class FlowConnector implements AutoCloseable {
     private final Duration connectTimeout;
     private final int ioProcessors;
     private final TransportIoHandler handler;
+    private final FilterList filters;
     private final Map<ConnectFuture, SocketAddress> targets = Collections.synchronizedMap(new WeakHashMap<>());
 
     private NioSocketConnector tcp;
@@ -61,6 +75,7 @@ public final class FlowConnector implements AutoCloseable {
         this.config = b.config;
         this.connectTimeout = b.connectTimeout;
         this.ioProcessors = b.ioProcessors;
+        this.filters = new FilterList(b.filters);
         this.handler = new TransportIoHandler(config, null);
     }
 
@@ -88,6 +103,29 @@ public final class FlowConnector implements AutoCloseable {
     public Connector connector(SocketAddress address) {
         checkAddress(address);
         return new MinaConnector(this, address);
+    }
+
+    /**
+     * Runs a client flow on {@code scheduler}: creates {@code new clientClass(connector, extraArgs...)}
+     * through its public constructor whose first parameter accepts a {@link Connector} (given one to
+     * {@code address}, see {@link #connector(SocketAddress)}) and submits that object. Load the class
+     * through a {@code ContinuationClassLoader} ({@code loader.loadClass(name)}) for continuation mode.
+     *
+     * @throws IllegalArgumentException naming the class if it is not a public {@link Callable} with such
+     *     a constructor
+     * @throws IllegalStateException if the scheduler's flows can suspend (any policy but {@code
+     *     never()}) and the class is not instrumented: it would block a worker instead of suspending
+     */
+    public <T> FlowHandle<T> submit(FlowScheduler scheduler, Class<? extends Callable<T>> clientClass,
+            SocketAddress address, Object... extraArgs) throws Exception {
+        Objects.requireNonNull(scheduler, "scheduler");
+        TaskClass c = TaskClass.of(clientClass, Connector.class, extraArgs);
+        if (TaskClass.suspends(scheduler) && !c.instrumented()) {
+            throw TaskClass.notInstrumented(clientClass, "client class");
+        }
+        @SuppressWarnings("unchecked")
+        Callable<T> task = (Callable<T>) c.newTask(connector(address));
+        return scheduler.submit(task);
     }
 
     /**
@@ -227,6 +265,7 @@ public final class FlowConnector implements AutoCloseable {
     }
 
     private <C extends IoConnector> C configure(C c) {
+        filters.applyTo(c.getFilterChain());
         c.setHandler(handler);
         if (connectTimeout != null) {
             c.setConnectTimeoutMillis(connectTimeout.toMillis());
@@ -244,8 +283,31 @@ public final class FlowConnector implements AutoCloseable {
         private TransportConfig config = TransportConfig.DEFAULT;
         private Duration connectTimeout;
         private int ioProcessors;
+        private final FilterList filters = new FilterList();
 
         private Builder() {
+        }
+
+        /**
+         * Encrypts every connection with TLS through MINA's {@code SslFilter} over {@code context}, as
+         * the first filter; the server is authenticated by the context's trust managers. To check the
+         * host name or choose protocols, configure an {@code SslFilter} yourself and add it as the first
+         * {@link #filter(String, IoFilter)} instead.
+         */
+        public Builder tls(SSLContext context) {
+            filters.tls(context);
+            return this;
+        }
+
+        /**
+         * Adds a MINA filter after those added before (and after TLS) to every connection. It must pass
+         * {@code IoBuffer}s through (a protocol codec would not).
+         *
+         * @throws IllegalArgumentException if {@code name} is taken
+         */
+        public Builder filter(String name, IoFilter filter) {
+            filters.add(name, filter);
+            return this;
         }
 
         /** Limits, timeouts and charset of the transports; default {@link TransportConfig#DEFAULT}. */

@@ -2,17 +2,26 @@ package dev.flow.mina;
 
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
+import dev.flow.LineTooLongException;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
+import dev.flow.internal.FlowTask;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,10 +30,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+import org.apache.mina.core.filterchain.IoFilter;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.service.IoAcceptor;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.write.WriteToClosedSessionException;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
@@ -32,61 +47,114 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Accepts TCP or in-VM ({@link VmPipeAddress}) sessions and runs one flow per session on a {@link
- * FlowScheduler}.
+ * Accepts TCP or in-VM ({@link VmPipeAddress}) sessions and runs one handler per session, either as
+ * a flow on a {@link FlowScheduler} (continuation mode) or on a thread of its own (sync mode).
  *
- * <p>For each session the handler factory is given the session's {@link Transport} and returns the
- * task ({@link Callable} or {@link Runnable}) that the server submits to the scheduler. In
- * continuation mode the factory returns an object created through the {@code
- * ContinuationClassLoader}, so the task's blocking calls suspend; in sync mode it returns a plain task
- * and each session holds a worker while it blocks. When the flow ends, normally or not, the session is
- * closed; a failing flow affects no other session.
+ * <p><b>The handler.</b> The safe form names a class; the server creates one instance per session
+ * with the class's public constructor {@code (Transport, extra...)} and runs its {@code call()} or
+ * {@code run()}. Loaded through a {@code ContinuationClassLoader}, the class is instrumented and every
+ * instance is a flow that suspends:
  *
  * <pre>{@code
  * try (FlowServer server = FlowServer.builder()
- *         .scheduler(scheduler)
- *         .handler(transport -> new EchoHandler(transport))
+ *         .scheduler(scheduler)                                    // continuation mode
+ *         .handler(loader, "com.example.protocol.EchoHandler")     // new EchoHandler(transport) per session
  *         .start(new InetSocketAddress("127.0.0.1", 0))) {
  *     SocketAddress address = server.localAddress();
  *     ...
  * }
  * }</pre>
  *
- * <p><b>Threads.</b> Thread-safe. MINA threads only buffer data and wake flows; the handler factory
- * runs on a server-owned setup thread and the flows on the scheduler's workers, never on a MINA I/O
- * processor. {@link #close()} blocks until the sessions are closed and must not be called on a MINA
- * I/O processor thread.
+ * <p>A factory function ({@link Builder#handler(Function)}) also works, as long as what it returns is
+ * the loaded object itself: a lambda written in a package the loader does not include, wrapped around
+ * the handler ({@code t -> () -> handler.call(t)}), is not instrumented and cannot suspend. In
+ * continuation mode (a scheduler whose policy is not {@link dev.flow.SuspendPolicy#never()}) such a
+ * task is refused: {@link Builder#start} fails for a handler class that is not instrumented, and a
+ * factory's task that is not instrumented fails its session at once with an {@link
+ * IllegalStateException} naming the class and the fix (reported to {@link Builder#onFailure}), instead
+ * of blocking a worker for the life of the connection. Sync mode ({@link Builder#threadPerSession()},
+ * or a scheduler with policy {@code never()}) accepts any task.
+ *
+ * <p><b>Sessions.</b> When the handler ends, normally or not, the session is closed; a failing handler
+ * affects no other session. At most {@link Builder#maxSessions(int)} handlers run at once; sessions
+ * beyond are rejected (closed at once) or queued, by {@link Builder#overflow(Overflow)}. {@link #stats()}
+ * tells handler failures apart from peers that reset or close.
+ *
+ * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter}; {@link
+ * Builder#filter(String, IoFilter)} adds any MINA filter, in order, between the network and the
+ * transport. Filters must deliver and accept {@code IoBuffer}s (no protocol codec: the handler reads
+ * bytes and lines from its transport).
+ *
+ * <p><b>Threads.</b> Thread-safe. MINA threads only buffer data and wake flows. In continuation mode
+ * the handler is created on a server-owned setup thread and runs on the scheduler's workers; in sync
+ * mode it is created and runs on a thread started for its session, which ends with the session.
+ * Never on a MINA I/O processor. {@link #close()} blocks until the sessions are closed and must not be
+ * called on a MINA I/O processor thread.
  */
 public final class FlowServer implements AutoCloseable {
 
+    /** What happens to a session accepted while {@code maxSessions} handlers run. */
+    public enum Overflow {
+        /** Close it at once and count it in {@link SessionStats#rejected()}. The default. */
+        REJECT,
+        /** Keep it open, unserved, until a running session ends; its input is buffered meanwhile. */
+        QUEUE
+    }
+
+    /** Default of {@link Builder#maxSessions(int)}. */
+    public static final int DEFAULT_MAX_SESSIONS = 65_536;
+
     private static final Logger LOG = LoggerFactory.getLogger(FlowServer.class);
+    private static final System.Logger FALLBACK = System.getLogger(FlowServer.class.getName());
     private static final AtomicInteger SERVER_IDS = new AtomicInteger();
+    private static final String PEER_EVENTS = "flow-peer-events";
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
+    private final int id;
     private final FlowScheduler scheduler;
     private final Function<? super Transport, ?> factory;
+    private final TaskClass taskClass;
     private final boolean runnable;
+    private final int maxSessions;
+    private final Overflow overflow;
+    private final BiConsumer<? super Transport, ? super Throwable> onFailure;
     private final IoAcceptor acceptor;
     private final ExecutorService setup;
-    private final Set<IoSession> sessions = ConcurrentHashMap.newKeySet();
+    private final Map<IoSession, Session> sessions = new ConcurrentHashMap<>();
+    private final Queue<Session> pending = new ConcurrentLinkedQueue<>();
+    private final Set<Thread> sessionThreads = ConcurrentHashMap.newKeySet();
     private final Object sessionsChanged = new Object();
+    private final AtomicInteger running = new AtomicInteger();
     private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong threads = new AtomicLong();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder closedByPeer = new LongAdder();
+    private final LongAdder timedOut = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder stopped = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final AtomicBoolean schedulerClosedReported = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final SocketAddress localAddress;
 
     private FlowServer(Builder b, SocketAddress bindAddress) throws IOException {
-        this.scheduler = b.scheduler;
+        this.id = SERVER_IDS.incrementAndGet();
+        this.scheduler = b.threadPerSession ? null : b.scheduler;
         this.factory = b.factory;
-        this.runnable = b.runnable;
-        int id = SERVER_IDS.incrementAndGet();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "flow-server-" + id + "-setup");
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.setup = pool;
-        TransportIoHandler handler = new TransportIoHandler(b.config, new Sessions());
+        this.taskClass = b.taskClass;
+        this.runnable = taskClass != null ? !Callable.class.isAssignableFrom(taskClass.type()) : b.runnable;
+        this.maxSessions = b.maxSessions;
+        this.overflow = b.overflow;
+        this.onFailure = b.onFailure != null ? b.onFailure : this::report;
+        if (scheduler != null) {
+            this.setup = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "flow-server-" + id + "-setup");
+                t.setDaemon(true);
+                return t;
+            });
+        } else {
+            this.setup = null;
+        }
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
         } else {
@@ -96,19 +164,23 @@ public final class FlowServer implements AutoCloseable {
             nio.getSessionConfig().setTcpNoDelay(true);
             this.acceptor = nio;
         }
-        acceptor.setHandler(handler);
+        b.filters.applyTo(acceptor.getFilterChain());
+        acceptor.getFilterChain().addLast(PEER_EVENTS, new PeerEvents());
+        acceptor.setHandler(new TransportIoHandler(b.config, new Sessions(), b.inputBudget));
         acceptor.setCloseOnDeactivation(true);
         try {
             acceptor.bind(bindAddress);
         } catch (IOException | RuntimeException e) {
             acceptor.dispose(true);
-            setup.shutdownNow();
+            if (setup != null) {
+                setup.shutdownNow();
+            }
             throw e;
         }
         this.localAddress = acceptor.getLocalAddress();
     }
 
-    /** Returns a builder; set at least the scheduler and a handler factory. Not thread-safe. */
+    /** Returns a builder; set at least a mode (scheduler or thread per session) and a handler. Not thread-safe. */
     public static Builder builder() {
         return new Builder();
     }
@@ -118,7 +190,7 @@ public final class FlowServer implements AutoCloseable {
         return localAddress;
     }
 
-    /** The number of sessions open right now. */
+    /** The number of sessions open right now, running, queued or closing. */
     public int openSessions() {
         return sessions.size();
     }
@@ -128,16 +200,24 @@ public final class FlowServer implements AutoCloseable {
         return accepted.get();
     }
 
+    /** A snapshot of the session counters. */
+    public SessionStats stats() {
+        return new SessionStats(accepted.get(), running.get(), pending.size(), completed.sum(), closedByPeer.sum(),
+                timedOut.sum(), failed.sum(), stopped.sum(), rejected.sum());
+    }
+
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
         return closed.get();
     }
 
     /**
-     * Stops accepting, closes every open session and releases the acceptor's threads. Session flows
-     * get an {@link IOException} ("server ... stopped") at their next read, after any input already
-     * buffered, and at their next write; the scheduler is not closed. Blocks until every session has closed; a second call does nothing. Must not be
-     * called on a MINA I/O processor thread.
+     * Stops accepting, closes every open session and releases the acceptor's threads. Session
+     * handlers get an {@link IOException} ("server ... stopped") at their next read, after any input
+     * already buffered; writes to the closed session fail. In sync mode the session threads are also
+     * interrupted, and this method waits for them to end. The scheduler is not closed. Blocks until
+     * every session has closed (30 s at most, then logs a warning); a second call does nothing. Must
+     * not be called on a MINA I/O processor thread.
      */
     @Override
     public void close() {
@@ -146,26 +226,37 @@ public final class FlowServer implements AutoCloseable {
         }
         // Fail the session flows before unbinding: unbinding closes the sessions, which would read as a
         // clean end of stream.
-        IOException stopped = new IOException("server " + localAddress + " stopped");
+        // Threads remove themselves just before they end: take them now to join them below.
+        List<Thread> handlerThreads = new ArrayList<>(sessionThreads);
+        IOException stopping = new IOException("server " + localAddress + " stopped");
         List<CloseFuture> closing = new ArrayList<>();
-        for (IoSession s : sessions) {
-            MinaTransport t = MinaTransport.of(s);
-            closing.add(t != null ? t.abort(stopped) : s.closeNow());
+        for (Session s : sessions.values()) {
+            closing.add(s.transport.abort(stopping));
+            Thread t = s.thread;
+            if (t != null) {
+                t.interrupt();
+            }
+        }
+        for (Session s; (s = pending.poll()) != null; ) {
+            end(s, Outcome.STOPPED, null);
         }
         acceptor.unbind();
         for (CloseFuture f : closing) {
             f.awaitUninterruptibly();
         }
         acceptor.dispose(true);
-        setup.shutdown();
-        // A CloseFuture completes just before the handler hears sessionClosed; wait for those too.
+        if (setup != null) {
+            setup.shutdown();
+        }
+        // A CloseFuture completes just before the handler hears sessionClosed; wait for those too, and
+        // for the session threads of sync mode.
         long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
         boolean interrupted = false;
         synchronized (sessionsChanged) {
-            while (!sessions.isEmpty()) {
+            while (!sessions.isEmpty() || (scheduler == null && running.get() > 0)) {
                 if (System.nanoTime() - deadline >= 0) {
-                    LOG.warn("{} sessions of {} did not report closing within {} s", sessions.size(), this,
-                            TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
+                    LOG.warn("{} sessions ({} handler threads) of {} did not end within {} s", sessions.size(),
+                            running.get(), this, TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
                     break;
                 }
                 try {
@@ -175,40 +266,252 @@ public final class FlowServer implements AutoCloseable {
                 }
             }
         }
+        handlerThreads.addAll(sessionThreads);
+        for (Thread t : handlerThreads) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                break;
+            }
+            try {
+                t.join(left);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }
 
-    private void startFlow(MinaTransport t) {
+    // ---------------------------------------------------------------- admission
+
+    private void admit(Session s) {
+        if (tryAcquire()) {
+            launch(s);
+        } else if (overflow == Overflow.QUEUE) {
+            pending.add(s);
+            drain();
+        } else {
+            end(s, Outcome.REJECTED, null);
+        }
+    }
+
+    private boolean tryAcquire() {
+        for (;;) {
+            int n = running.get();
+            if (n >= maxSessions) {
+                return false;
+            }
+            if (running.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Starts queued sessions while slots are free; safe to call from any thread at any time. */
+    private void drain() {
+        while (!pending.isEmpty() && tryAcquire()) {
+            Session s = pending.poll();
+            if (s == null) {
+                releaseSlot();
+                continue;
+            }
+            launch(s);
+        }
+    }
+
+    private void releaseSlot() {
+        running.decrementAndGet();
+        synchronized (sessionsChanged) {
+            sessionsChanged.notifyAll();
+        }
+    }
+
+    private void launch(Session s) {
+        s.launched = true;
         if (closed.get()) {
-            t.close();
+            end(s, Outcome.STOPPED, null);
+            return;
+        }
+        if (scheduler == null) {
+            Thread t = new Thread(() -> runOnThisThread(s), "flow-server-" + id + "-session-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            s.thread = t;
+            sessionThreads.add(t);
+            try {
+                t.start();
+            } catch (OutOfMemoryError e) {
+                sessionThreads.remove(t);
+                s.thread = null;
+                finish(s, e);
+            }
+            return;
+        }
+        try {
+            setup.execute(() -> startFlow(s));
+        } catch (RejectedExecutionException e) {
+            end(s, Outcome.STOPPED, null);
+        }
+    }
+
+    // ---------------------------------------------------------------- running handlers
+
+    private Object newTask(MinaTransport t) throws Exception {
+        Object task = taskClass != null ? taskClass.newTask(t) : factory.apply(t);
+        if (task == null) {
+            throw new NullPointerException("handler factory returned null for " + t);
+        }
+        if (!(runnable ? task instanceof Runnable : task instanceof Callable)) {
+            throw new ClassCastException("handler task: " + task.getClass().getName() + " (expected: a "
+                    + (runnable ? "Runnable" : "Callable") + ")");
+        }
+        return task;
+    }
+
+    /** Sync mode: the session's own thread creates and runs the handler. */
+    private void runOnThisThread(Session s) {
+        Throwable failure = null;
+        try {
+            Object task = newTask(s.transport);
+            if (runnable) {
+                ((Runnable) task).run();
+            } else {
+                ((Callable<?>) task).call();
+            }
+        } catch (Throwable e) {
+            failure = e;
+        }
+        s.thread = null;
+        try {
+            finish(s, failure);
+        } finally {
+            sessionThreads.remove(Thread.currentThread());
+        }
+    }
+
+    /** Continuation mode, on the setup thread: creates the task and submits it as the session's flow. */
+    private void startFlow(Session s) {
+        if (closed.get()) {
+            end(s, Outcome.STOPPED, null);
             return;
         }
         FlowHandle<?> handle;
         try {
-            Object task = factory.apply(t);
-            if (task == null) {
-                throw new NullPointerException("handler factory returned null for " + t);
+            Object task = newTask(s.transport);
+            if (!(task instanceof FlowTask) && TaskClass.suspends(scheduler)) {
+                throw TaskClass.notInstrumented(task.getClass(), "handler task");
             }
             handle = runnable ? scheduler.start((Runnable) task) : scheduler.submit((Callable<?>) task);
-        } catch (RuntimeException | Error e) {
-            LOG.warn("cannot start a flow for {}; closing the session", t, e);
-            t.close();
+        } catch (Exception | Error e) {
+            finish(s, e);
             return;
         }
-        handle.toCompletionStage().whenComplete((result, failure) -> {
-            t.close();
-            if (failure != null) {
-                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
-                if (cause instanceof IOException) {
-                    LOG.debug("flow for {} ended with {}", t, cause.toString());
-                } else {
-                    LOG.warn("flow for {} failed", t, cause);
+        handle.toCompletionStage().whenComplete((result, failure) -> finish(s, failure));
+    }
+
+    /** Classifies how a launched session's handler ended and ends the session. */
+    private void finish(Session s, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Outcome outcome;
+        if (cause == null) {
+            outcome = Outcome.COMPLETED;
+        } else if (closed.get()) {
+            outcome = Outcome.STOPPED;
+        } else if (scheduler != null && causedBy(cause, RejectedExecutionException.class, CancellationException.class)) {
+            outcome = Outcome.STOPPED;
+            if (schedulerClosedReported.compareAndSet(false, true)) {
+                warn(this + ": " + scheduler + " was closed before the server (" + cause
+                        + "); its sessions are closed without further report; close the server first");
+            }
+        } else if (causedBy(cause, SocketTimeoutException.class)) {
+            // also wrapped: an idle timeout reaches the handler as a failed connection, and MINA then
+            // reports the session closed as if by the peer
+            outcome = Outcome.TIMED_OUT;
+        } else if ((s.peerEnded || causedBy(cause, WriteToClosedSessionException.class)) && byPeer(cause)) {
+            // MINA fails the queued writes of a peer that reset during a write before it reports the
+            // session closed: the writer may see the failure first.
+            outcome = Outcome.CLOSED_BY_PEER;
+        } else {
+            outcome = Outcome.FAILED;
+        }
+        end(s, outcome, cause);
+    }
+
+    /**
+     * Whether {@code cause} or one of its causes is one of {@code types}: the scheduler refusing or
+     * cancelling flows as it closes, a timeout, or MINA failing writes to a session closed under them.
+     */
+    private static boolean causedBy(Throwable cause, Class<?>... types) {
+        for (Throwable c = cause; c != null; c = c.getCause()) {
+            for (Class<?> t : types) {
+                if (t.isInstance(c)) {
+                    return true;
                 }
             }
-        });
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code cause}, raised after the peer closed or reset the connection, is the peer's doing:
+     * an I/O error, but not one of the server's own limits or timeouts.
+     */
+    private static boolean byPeer(Throwable cause) {
+        return cause instanceof IOException && !(cause instanceof SocketTimeoutException)
+                && !(cause instanceof LineTooLongException) && !(cause instanceof CharacterCodingException);
+    }
+
+    private void end(Session s, Outcome outcome, Throwable failure) {
+        if (!s.ended.compareAndSet(false, true)) {
+            return;
+        }
+        s.transport.close();
+        switch (outcome) {
+            case COMPLETED:
+                completed.increment();
+                break;
+            case CLOSED_BY_PEER:
+                closedByPeer.increment();
+                break;
+            case TIMED_OUT:
+                timedOut.increment();
+                break;
+            case STOPPED:
+                stopped.increment();
+                break;
+            case REJECTED:
+                rejected.increment();
+                break;
+            default:
+                failed.increment();
+                try {
+                    onFailure.accept(s.transport, failure);
+                } catch (RuntimeException e) {
+                    warn("failure handler of " + this + " threw " + e);
+                }
+        }
+        if (s.launched) {
+            releaseSlot();
+            drain();
+        }
+    }
+
+    /** The default failure handler: SLF4J with the stack trace if bound, else one line on {@code System.Logger}. */
+    private void report(Transport t, Throwable failure) {
+        if (LOG.isWarnEnabled()) {
+            LOG.warn("session {} of {} failed", t, this, failure);
+            return;
+        }
+        StackTraceElement[] at = failure.getStackTrace();
+        warn("session " + t + " of " + this + " failed: " + failure + (at.length > 0 ? " at " + at[0] : ""));
+    }
+
+    private static void warn(String line) {
+        if (LOG.isWarnEnabled()) {
+            LOG.warn(line);
+        } else {
+            FALLBACK.log(System.Logger.Level.WARNING, line);
+        }
     }
 
     @Override
@@ -216,64 +519,169 @@ public final class FlowServer implements AutoCloseable {
         return "FlowServer[" + localAddress + ", open=" + sessions.size() + (closed.get() ? ", closed" : "") + "]";
     }
 
-    /** Session callbacks from MINA threads: track the session and hand the flow start to the setup thread. */
+    private enum Outcome { COMPLETED, CLOSED_BY_PEER, TIMED_OUT, FAILED, STOPPED, REJECTED }
+
+    /** A session's state: written by MINA threads, the setup thread and the handler's thread. */
+    private static final class Session {
+        final MinaTransport transport;
+        final AtomicBoolean ended = new AtomicBoolean();
+        volatile boolean peerEnded;
+        volatile boolean launched;
+        volatile Thread thread;
+
+        Session(MinaTransport transport) {
+            this.transport = transport;
+        }
+    }
+
+    /** Session callbacks from MINA threads: track the session and admit it. */
     private final class Sessions implements TransportIoHandler.Listener {
         @Override
         public void opened(MinaTransport t) {
-            sessions.add(t.session());
+            Session s = new Session(t);
+            sessions.put(t.session(), s);
             accepted.incrementAndGet();
             if (closed.get()) {
-                t.close();
+                end(s, Outcome.STOPPED, null);
                 return;
             }
-            try {
-                setup.execute(() -> startFlow(t));
-            } catch (RejectedExecutionException e) {
-                t.close();
-            }
+            admit(s);
         }
 
         @Override
         public void closed(MinaTransport t) {
-            sessions.remove(t.session());
+            Session s = sessions.remove(t.session());
+            if (s != null && !s.launched && pending.remove(s)) {
+                end(s, Outcome.CLOSED_BY_PEER, null);
+            }
             synchronized (sessionsChanged) {
                 sessionsChanged.notifyAll();
             }
         }
     }
 
+    /**
+     * Last filter of every session: notes that the peer closed or reset the connection (before the
+     * transport hears of it), so that the handler's resulting {@link IOException} is not counted as a
+     * handler failure.
+     */
+    private final class PeerEvents extends IoFilterAdapter {
+        private void peerEnded(IoSession session) {
+            Session s = sessions.get(session);
+            if (s != null && !s.ended.get() && !closed.get()) {
+                s.peerEnded = true;
+            }
+        }
+
+        @Override
+        public void inputClosed(NextFilter next, IoSession session) throws Exception {
+            peerEnded(session);
+            next.inputClosed(session);
+        }
+
+        @Override
+        public void exceptionCaught(NextFilter next, IoSession session, Throwable cause) {
+            if (cause instanceof IOException) {
+                peerEnded(session);
+            }
+            next.exceptionCaught(session, cause);
+        }
+
+        @Override
+        public void sessionClosed(NextFilter next, IoSession session) throws Exception {
+            peerEnded(session);
+            next.sessionClosed(session);
+        }
+    }
+
     /** Builds and starts a {@link FlowServer}. Not thread-safe. */
     public static final class Builder {
         private FlowScheduler scheduler;
+        private boolean threadPerSession;
         private Function<? super Transport, ?> factory;
+        private TaskClass taskClass;
         private boolean runnable;
         private TransportConfig config = TransportConfig.DEFAULT;
         private int ioProcessors;
         private int backlog = 1024;
+        private int maxSessions = DEFAULT_MAX_SESSIONS;
+        private Overflow overflow = Overflow.REJECT;
+        private BiConsumer<? super Transport, ? super Throwable> onFailure;
+        private InputBudget inputBudget;
+        private final FilterList filters = new FilterList();
 
         private Builder() {
         }
 
-        /** The scheduler that runs the session flows; required. The server does not close it. */
+        /**
+         * Continuation mode: each session's handler runs as a flow on {@code scheduler}. The server
+         * does not close it. Replaces {@link #threadPerSession()}. With a policy other than {@link
+         * dev.flow.SuspendPolicy#never()}, handler tasks must be instrumented (see {@link FlowServer}).
+         */
         public Builder scheduler(FlowScheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.threadPerSession = false;
             return this;
         }
 
         /**
-         * The per-session handler: given the session's transport, returns the {@link Callable} the
-         * server submits as the session's flow. Called on the server's setup thread, once per
-         * session; it should only create the task. Replaces any {@link #runnableHandler}.
+         * Sync mode: each session's handler runs on a new platform thread started when the session is
+         * accepted and ending with it; no thread is started up front and at most {@link
+         * #maxSessions(int)} run at once. Replaces {@link #scheduler(FlowScheduler)}.
+         */
+        public Builder threadPerSession() {
+            this.threadPerSession = true;
+            this.scheduler = null;
+            return this;
+        }
+
+        /**
+         * The per-session handler, created by the server: {@code new handlerClass(transport,
+         * extraArgs...)} through a public constructor whose first parameter accepts a {@link
+         * Transport}; the class implements {@link Callable} or {@link Runnable}. Checked here (class
+         * and constructor) and at {@link #start} (in continuation mode the class must be
+         * instrumented). The extra arguments are shared by all sessions. Replaces any other handler.
+         *
+         * @throws IllegalArgumentException naming the class if it has no such constructor
+         */
+        public Builder handler(Class<?> handlerClass, Object... extraArgs) {
+            this.taskClass = TaskClass.of(handlerClass, Transport.class, extraArgs);
+            this.factory = null;
+            return this;
+        }
+
+        /**
+         * Like {@link #handler(Class, Object...)} with the class {@code className} loaded through {@code
+         * loader}: with a {@code ContinuationClassLoader} that includes its package, the class and so
+         * every session's handler are instrumented. The easy right way for continuation mode.
+         *
+         * @throws IllegalArgumentException if the class cannot be loaded or has no such constructor
+         */
+        public Builder handler(ClassLoader loader, String className, Object... extraArgs) {
+            this.taskClass = TaskClass.load(loader, className, Transport.class, extraArgs);
+            this.factory = null;
+            return this;
+        }
+
+        /**
+         * A per-session factory: given the session's transport, returns the {@link Callable} the
+         * server runs as the session's handler. Called once per session, on the server's setup thread
+         * (continuation mode) or the session's thread (sync mode); it should only create the task. In
+         * continuation mode the returned object itself must be instrumented (created through the
+         * loader), not a lambda around it; prefer {@link #handler(ClassLoader, String, Object...)}.
+         * Replaces any other handler.
          */
         public Builder handler(Function<? super Transport, ? extends Callable<?>> factory) {
             this.factory = Objects.requireNonNull(factory, "factory");
+            this.taskClass = null;
             this.runnable = false;
             return this;
         }
 
-        /** Like {@link #handler}, for tasks that are {@link Runnable}s. Replaces any {@link #handler}. */
+        /** Like {@link #handler(Function)}, for tasks that are {@link Runnable}s. Replaces any other handler. */
         public Builder runnableHandler(Function<? super Transport, ? extends Runnable> factory) {
             this.factory = Objects.requireNonNull(factory, "factory");
+            this.taskClass = null;
             this.runnable = true;
             return this;
         }
@@ -283,6 +691,68 @@ public final class FlowServer implements AutoCloseable {
             Objects.requireNonNull(config, "config");
             MinaTransport.checkCharset(config.charset());
             this.config = config;
+            return this;
+        }
+
+        /**
+         * How many session handlers run at once, at least 1; default {@value #DEFAULT_MAX_SESSIONS}.
+         * Sessions beyond are rejected or queued, see {@link #overflow(Overflow)}.
+         */
+        public Builder maxSessions(int maxSessions) {
+            if (maxSessions < 1) {
+                throw new IllegalArgumentException("maxSessions: " + maxSessions + " (expected: > 0)");
+            }
+            this.maxSessions = maxSessions;
+            return this;
+        }
+
+        /**
+         * Caps the unread input buffered by all sessions of this server (and of any other server or
+         * transport given the same budget): at the cap, reading stops on every such session until the
+         * handlers have read a quarter of it. Default: none, each session is held to its own
+         * high-water mark only (see {@link InputBudget}).
+         */
+        public Builder inputBudget(InputBudget inputBudget) {
+            this.inputBudget = Objects.requireNonNull(inputBudget, "inputBudget");
+            return this;
+        }
+
+        /** What to do with sessions beyond {@link #maxSessions(int)}; default {@link Overflow#REJECT}. */
+        public Builder overflow(Overflow overflow) {
+            this.overflow = Objects.requireNonNull(overflow, "overflow");
+            return this;
+        }
+
+        /**
+         * Called once for each session whose handler failed on its own ({@link SessionStats#failed()}),
+         * on the thread where the handler ended; must not block. Default: a warning with the stack
+         * trace through SLF4J when it logs warnings, else (no binding, or slf4j-nop) one line through
+         * {@link System.Logger} (by default {@code java.util.logging}, printed on standard error); pass
+         * {@code (t, e) -> { }} to silence it.
+         */
+        public Builder onFailure(BiConsumer<? super Transport, ? super Throwable> onFailure) {
+            this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+            return this;
+        }
+
+        /**
+         * Encrypts every session with TLS through MINA's {@code SslFilter} over {@code context}, as the
+         * first filter. For client authentication, protocols or cipher suites, configure an {@code
+         * SslFilter} yourself and add it as the first {@link #filter(String, IoFilter)} instead.
+         */
+        public Builder tls(SSLContext context) {
+            filters.tls(context);
+            return this;
+        }
+
+        /**
+         * Adds a MINA filter after those added before (and after TLS), between the network and the
+         * session transport. It must pass {@code IoBuffer}s through (a protocol codec would not).
+         *
+         * @throws IllegalArgumentException if {@code name} is taken
+         */
+        public Builder filter(String name, IoFilter filter) {
+            filters.add(name, filter, PEER_EVENTS);
             return this;
         }
 
@@ -311,7 +781,8 @@ public final class FlowServer implements AutoCloseable {
          * Binds to {@code address} and starts accepting: an {@link InetSocketAddress} (port 0 picks a
          * free port) accepts TCP, a {@link VmPipeAddress} (port 0 picks a free one) accepts in-VM pipes.
          *
-         * @throws IllegalStateException if the scheduler or the handler is missing
+         * @throws IllegalStateException if the mode or the handler is missing, or in continuation mode
+         *     if the handler class is not instrumented (the message names it and the fix)
          * @throws IOException if the address cannot be bound
          */
         public FlowServer start(SocketAddress address) throws IOException {
@@ -320,11 +791,14 @@ public final class FlowServer implements AutoCloseable {
                 throw new IllegalArgumentException("address: " + address
                         + " (expected: an InetSocketAddress or a VmPipeAddress)");
             }
-            if (scheduler == null) {
-                throw new IllegalStateException("scheduler: null (expected: set with scheduler(...))");
+            if (scheduler == null && !threadPerSession) {
+                throw new IllegalStateException("scheduler: null (expected: set with scheduler(...), or threadPerSession())");
             }
-            if (factory == null) {
+            if (factory == null && taskClass == null) {
                 throw new IllegalStateException("handler: null (expected: set with handler(...) or runnableHandler(...))");
+            }
+            if (taskClass != null && scheduler != null && TaskClass.suspends(scheduler) && !taskClass.instrumented()) {
+                throw TaskClass.notInstrumented(taskClass.type(), "handler class");
             }
             return new FlowServer(this, address);
         }

@@ -1,26 +1,26 @@
 package dev.flow.mina;
 
+import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
 import dev.flow.TransportConfig;
-import dev.flow.internal.Waits;
+import dev.flow.internal.Awaits;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.Awaitable;
+import dev.flow.spi.InputBuffer;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.Charset;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.future.CloseFuture;
+import org.apache.mina.core.future.IoFutureListener;
 import org.apache.mina.core.future.WriteFuture;
 import org.apache.mina.core.session.AttributeKey;
+import org.apache.mina.core.session.IdleStatus;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.core.write.WriteException;
 import org.apache.mina.transport.socket.nio.NioSession;
@@ -29,82 +29,103 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * A {@link dev.flow.Transport} over a MINA {@link IoSession}, created by {@link FlowServer} and
  * {@link FlowConnector} for each session they open.
  *
- * <p><b>Input.</b> Raw {@link IoBuffer}s delivered by MINA are copied into one inbound buffer; lines
- * are decoded from it with the configured charset (which must be ASCII-compatible) and end at
- * {@code \n} or {@code \r\n}. A line longer than {@link TransportConfig#maxLineLength()} characters
- * fails with {@link LineTooLongException} as soon as the buffered part exceeds the limit; after that
- * every read fails and the session should be closed. Over TCP, reading from the socket is suspended
- * while the unread input exceeds a high-water mark of at least 64 KiB, so a peer cannot make the
- * buffer grow without bound. When the peer shuts its output down the input ends but the session stays
- * open for writing.
+ * <p><b>Input.</b> Raw {@link IoBuffer}s delivered by MINA are copied into one {@link InputBuffer}
+ * shared by every read; lines are decoded from it with the configured charset (which must be
+ * ASCII-compatible). A line longer than its limit fails with {@link LineTooLongException} as soon
+ * as the buffered part exceeds the limit; after that every read fails and the session should be
+ * closed. Reading from the session (TCP and in-VM pipes) is suspended while the unread input
+ * exceeds a high-water mark of at least 64 KiB, so a peer cannot make the buffer grow without bound;
+ * the buffer shrinks back once a long line has been consumed. When the peer shuts its output down
+ * the input ends but the session stays open for writing. With an {@link
+ * TransportConfig#idleTimeout()} MINA's idle detection closes a session without input or output
+ * for that long (whole seconds, checked about once a second).
  *
- * <p><b>Output.</b> Each write is a {@code session.write(IoBuffer)}. A write is accepted at once
- * while less than 64 KiB are queued (write-behind, like a socket's send buffer); above that the
- * writer waits until its bytes are written. {@link #flush()} waits for the last write, and a failed
- * write is rethrown as an {@link IOException} by the next write or flush. {@link #close()} lets the
- * accepted writes go out, then closes the session.
+ * <p><b>Output: write-behind.</b> Each write is a {@code session.write(IoBuffer)} of a copy of the
+ * bytes. A write is accepted at once while less than 64 KiB are queued (like a socket's send
+ * buffer: no wait, no suspension); above that the writer waits until its bytes are written
+ * (back-pressure). So writes go out without {@link #flush()}, and {@code flush()} (one meaning on
+ * every transport: everything written so far has been handed to the network) waits only while
+ * writes are still queued; it costs nothing when they are not. A failed write-behind is reported
+ * by the next write or flush, every failure of the session in one exception (the first, with the
+ * others suppressed). A write or flush that exceeds the write timeout closes the session at once
+ * ({@code closeNow}): bytes still queued are dropped. {@link #close()} lets the accepted writes go
+ * out, then closes the session.
  *
  * <p><b>Threads.</b> The transport is used by one flow or thread at a time. The blocking methods wait
- * like Flow's own loops over the {@link AsyncTransport} primitives, with the read and write timeouts
- * of the configuration, and must never be called on a MINA I/O processor thread. The MINA callbacks
- * only copy data and complete awaitables; they never block and never run flow code. Outside a flow
- * the blocking methods block the calling thread; in code loaded through the {@code
- * ContinuationClassLoader} they are suspension points.
+ * like Flow's own loops over the {@link AsyncTransport} primitives ({@link Awaits}), with the read,
+ * line and write timeouts of the configuration, and must never be called on a MINA I/O processor
+ * thread. The MINA callbacks only copy data and complete awaitables; they never block and never
+ * run flow code. Outside a flow the blocking methods block the calling thread; called from code
+ * loaded through the {@code ContinuationClassLoader} they are suspension points.
  */
 public final class MinaTransport implements AsyncTransport {
 
     /** The session attribute holding the transport. */
     static final AttributeKey TRANSPORT_KEY = new AttributeKey(MinaTransport.class, "transport");
 
-    private static final int INITIAL_CAPACITY = 512;
-    private static final int SHRINK_ABOVE = 64 * 1024;
     private static final int MIN_HIGH_WATER = 64 * 1024;
+    /** Queued bytes above which a write waits for its completion. */
+    static final int WRITE_HIGH_WATER = 64 * 1024;
 
     private final IoSession session;
     private final TransportConfig config;
     private final Charset charset;
-    private final int maxLineLength;
-    private final long readTimeoutNanos;
-    private final long writeTimeoutNanos;
+    private final byte[] lineSeparator;
     private final boolean trafficControl;
     private final int highWater;
     private final int lowWater;
+    private final IoFutureListener<WriteFuture> writeListener = this::onWriteComplete;
+    /** The cap shared with other sessions, or {@code null}. */
+    private final InputBudget budget;
 
     private final Object lock = new Object();
     // Guarded by lock.
-    private byte[] buf = new byte[INITIAL_CAPACITY];
-    private int start;
-    private int end;
-    /** Where the search for the next '\n' resumes; start <= scan <= end. */
-    private int scan;
+    private final InputBuffer in;
     /** Input, end of stream or a failure arrived since the last poll. */
     private boolean arrived;
     private boolean eof;
     private boolean closed;
     private IOException failure;
-    private long tooLongLength = -1;
+    /** Why the session was ended from this side (server stopped, idle), for reads and writes. */
+    private IOException ended;
     private Signal waiter;
-    private CharsetDecoder counter;
     /** Whether reading is (to be) suspended; read and written under lock, applied by adjustTraffic. */
     private boolean readSuspended;
+    /** How many writes failed, the first failure and the later distinct ones. */
+    private int failedWrites;
+    private Throwable firstWriteFailure;
+    private java.util.List<Throwable> laterWriteFailures;
+    /** The failed writes already counted (the listener and the waiting writer may both see one). */
+    private final java.util.Set<WriteFuture> recordedFailures =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Bytes charged to the budget: the buffer's size when last accounted. */
+    private long charged;
+    /** Whether the unread input went above the high-water mark and has not dropped below the low one. */
+    private boolean overHighWater;
+    /** Whether this transport is registered with the budget for a wake-up. */
+    private boolean budgetWaiting;
 
     private final AtomicInteger trafficWip = new AtomicInteger();
     private volatile IoFutureAwaitable lastWrite;
-    /** Queued bytes above which a write waits for its completion. */
-    static final int WRITE_HIGH_WATER = 64 * 1024;
+    /** Set once MINA reported the session closed. */
+    private volatile boolean sessionClosed;
 
-    MinaTransport(IoSession session, TransportConfig config) {
+    MinaTransport(IoSession session, TransportConfig config, InputBudget budget) {
+        this.budget = budget;
         this.session = Objects.requireNonNull(session, "session");
         this.config = Objects.requireNonNull(config, "config");
         this.charset = checkCharset(config.charset());
-        this.maxLineLength = config.maxLineLength();
-        this.readTimeoutNanos = nanos(config.readTimeout());
-        this.writeTimeoutNanos = nanos(config.writeTimeout());
-        this.trafficControl = session instanceof NioSession;
+        this.lineSeparator = config.lineSeparator().getBytes(charset);
+        this.in = new InputBuffer(charset, config.strictDecoding(), this);
+        this.trafficControl = true;
         float bytesPerChar = Math.max(1f, charset.newEncoder().maxBytesPerChar());
-        long detect = (long) Math.ceil(bytesPerChar) * (maxLineLength + 1L) + 8;
+        long detect = (long) Math.ceil(bytesPerChar) * (config.maxLineLength() + 1L) + 8;
         this.highWater = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(MIN_HIGH_WATER, detect));
         this.lowWater = highWater / 2;
+        long idle = config.idleTimeout().toMillis();
+        if (idle > 0) {
+            session.getConfig().setIdleTime(IdleStatus.BOTH_IDLE, (int) Math.min(Integer.MAX_VALUE, (idle + 999) / 1000));
+        }
     }
 
     /**
@@ -116,9 +137,18 @@ public final class MinaTransport implements AsyncTransport {
         return (MinaTransport) session.getAttribute(TRANSPORT_KEY);
     }
 
-    /** Creates a transport for {@code session} and attaches it, unless one is attached already. */
+    /** Creates a transport for {@code session}, without an input budget, unless one is attached already. */
     static MinaTransport attach(IoSession session, TransportConfig config) {
-        MinaTransport t = new MinaTransport(session, config);
+        return attach(session, config, null);
+    }
+
+    /**
+     * Creates a transport for {@code session} and attaches it, unless one is attached already.
+     *
+     * @param budget the cap on buffered input shared with other sessions, or {@code null}
+     */
+    static MinaTransport attach(IoSession session, TransportConfig config, InputBudget budget) {
+        MinaTransport t = new MinaTransport(session, config, budget);
         Object prev = session.setAttributeIfAbsent(TRANSPORT_KEY, t);
         return prev != null ? (MinaTransport) prev : t;
     }
@@ -157,72 +187,66 @@ public final class MinaTransport implements AsyncTransport {
 
     // ---------------------------------------------------------------- blocking API
 
-    /**
-     * Reads one line, waiting up to the read timeout each time no complete line is buffered.
-     *
-     * <p>Blocks the calling thread; a suspension point in instrumented code.
-     */
+    /** Reads one line with the configured terminator and limit; blocks (a suspension point in instrumented code). */
     @Override
     public String readLine() throws IOException {
-        for (;;) {
-            String line = pollLine();
-            if (line != null || isInputClosed()) {
-                return line;
-            }
-            awaitInput();
-        }
+        return Awaits.readLine(this, config.lineTerminator(), config.maxLineLength(), false);
     }
 
-    /**
-     * Reads at least one and up to {@code len} bytes, waiting up to the read timeout each time none is
-     * buffered.
-     *
-     * <p>Blocks the calling thread; a suspension point in instrumented code.
-     */
+    /** Reads one line with the given terminator and limit; blocks (a suspension point in instrumented code). */
+    @Override
+    public String readLine(LineTerminator terminator, int maxLength) throws IOException {
+        return Awaits.readLine(this, terminator, maxLength, false);
+    }
+
+    /** Reads at least one and up to {@code len} bytes; blocks (a suspension point in instrumented code). */
     @Override
     public int read(byte[] dst, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, dst.length);
-        if (len == 0) {
-            return 0;
-        }
-        for (;;) {
-            int n = pollRead(dst, off, len);
-            if (n != 0) {
-                return n;
-            }
-            awaitInput();
+        return Awaits.read(this, dst, off, len, false);
+    }
+
+    /** Reads exactly {@code len} bytes; blocks (a suspension point in instrumented code). */
+    @Override
+    public void readFully(byte[] dst, int off, int len) throws IOException {
+        Awaits.readFully(this, dst, off, len, false);
+    }
+
+    /** Discards exactly {@code n} bytes; blocks (a suspension point in instrumented code). */
+    @Override
+    public void skip(long n) throws IOException {
+        Awaits.skip(this, n, false);
+    }
+
+    /** The unread bytes buffered; never blocks. Thread-safe. */
+    @Override
+    public int available() {
+        synchronized (lock) {
+            return in.size();
         }
     }
 
-    /**
-     * Writes {@code line} and {@code \n} in the configured charset and waits, up to the write timeout,
-     * until MINA has written them.
-     *
-     * <p>Blocks the calling thread; a suspension point in instrumented code.
-     */
+    /** Writes {@code line} and the line separator; waits only under back-pressure (see class comment). */
     @Override
     public void writeLine(String line) throws IOException {
-        awaitWrite(writeLineAsync(line));
+        Awaits.awaitWrite(this, writeLineAsync(line), false);
     }
 
-    /**
-     * Writes the bytes and waits, up to the write timeout, until MINA has written them.
-     *
-     * <p>Blocks the calling thread; a suspension point in instrumented code.
-     */
+    /** Writes the bytes; waits only under back-pressure (see class comment). */
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
-        awaitWrite(writeAsync(src, off, len));
+        Awaits.awaitWrite(this, writeAsync(src, off, len), false);
     }
 
-    /**
-     * Waits, up to the write timeout, until every write queued so far has been written.
-     *
-     * <p>Blocks the calling thread; a suspension point in instrumented code.
-     */
+    /** Writes {@code text} in the configured charset; waits only under back-pressure. */
+    @Override
+    public void writeText(String text) throws IOException {
+        Awaits.awaitWrite(this, writeTextAsync(text), false);
+    }
+
+    /** Waits, up to the write timeout, until every write queued so far has been written. */
     @Override
     public void flush() throws IOException {
-        awaitWrite(flushAsync());
+        Awaits.awaitWrite(this, flushAsync(), false);
     }
 
     /**
@@ -234,14 +258,17 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public void close() {
         Signal s;
+        long delta;
         synchronized (lock) {
             if (closed) {
                 return;
             }
             closed = true;
-            discardInput();
+            in.clear();
+            delta = account();
             s = takeWaiter();
         }
+        settle(delta);
         if (s != null) {
             s.complete();
         }
@@ -253,27 +280,6 @@ public final class MinaTransport implements AsyncTransport {
         }
     }
 
-    private void awaitInput() throws IOException {
-        if (!Waits.block(inputReady(), readTimeoutNanos)) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw new InterruptedIOException("interrupted while waiting for input from " + remoteAddress());
-            }
-            throw new SocketTimeoutException("read timed out after " + config.readTimeout().toMillis()
-                    + " ms (readTimeout)");
-        }
-    }
-
-    private void awaitWrite(Awaitable write) throws IOException {
-        if (!Waits.block(write, writeTimeoutNanos)) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw new InterruptedIOException("interrupted while writing to " + remoteAddress());
-            }
-            throw new SocketTimeoutException("write timed out after " + config.writeTimeout().toMillis()
-                    + " ms (writeTimeout)");
-        }
-        checkWrite(write);
-    }
-
     // ---------------------------------------------------------------- non-blocking primitives
 
     /**
@@ -281,46 +287,29 @@ public final class MinaTransport implements AsyncTransport {
      * but meant for the one flow using the transport.
      */
     @Override
-    public String pollLine() throws IOException {
+    public String pollLine(LineTerminator terminator, int maxLength) throws IOException {
         String line;
         boolean adjust;
-        synchronized (lock) {
-            arrived = false;
-            checkReadable();
-            int nl = indexOfNewline();
-            if (nl >= 0) {
-                int lineEnd = nl > start && buf[nl - 1] == '\r' ? nl - 1 : nl;
-                line = new String(buf, start, lineEnd - start, charset);
-                consume(nl + 1);
-                if (line.length() > maxLineLength) {
-                    throw tooLong(line.length());
+        long delta = 0;
+        try {
+            synchronized (lock) {
+                arrived = false;
+                checkReadable();
+                try {
+                    line = in.pollLine(terminator, maxLength, eof && failure == null);
+                } finally {
+                    delta = account();
                 }
-            } else {
-                if (failure != null) {
-                    throw failed();
-                }
-                int n = end - start;
-                if (eof) {
-                    if (n == 0) {
-                        return null;
-                    }
-                    line = new String(buf, start, n, charset);
-                    consume(end);
-                    if (line.length() > maxLineLength) {
-                        throw tooLong(line.length());
-                    }
-                } else {
-                    int content = n > 0 && buf[end - 1] == '\r' ? n - 1 : n;
-                    if (content > maxLineLength) {
-                        int chars = countChars(start, content);
-                        if (chars > maxLineLength) {
-                            throw tooLong(chars);
-                        }
+                if (line == null) {
+                    if (failure != null) {
+                        throw failed();
                     }
                     return null;
                 }
+                adjust = needsResume();
             }
-            adjust = needsResume();
+        } finally {
+            settle(delta);
         }
         if (adjust) {
             adjustTraffic();
@@ -337,24 +326,51 @@ public final class MinaTransport implements AsyncTransport {
         Objects.checkFromIndexSize(off, len, dst.length);
         int n;
         boolean adjust;
+        long delta;
         synchronized (lock) {
             arrived = false;
             checkReadable();
-            n = Math.min(len, end - start);
+            n = in.read(dst, off, len);
             if (n == 0) {
                 if (failure != null) {
                     throw failed();
                 }
                 return eof && len > 0 ? -1 : 0;
             }
-            System.arraycopy(buf, start, dst, off, n);
-            consume(start + n);
             adjust = needsResume();
+            delta = account();
         }
+        settle(delta);
         if (adjust) {
             adjustTraffic();
         }
         return n;
+    }
+
+    /** Discards up to {@code n} buffered bytes; returns 0 if none is buffered and -1 at end of stream. */
+    @Override
+    public long pollSkip(long n) throws IOException {
+        long k;
+        boolean adjust;
+        long delta;
+        synchronized (lock) {
+            arrived = false;
+            checkReadable();
+            k = in.skip(n);
+            if (k == 0) {
+                if (failure != null) {
+                    throw failed();
+                }
+                return eof && n > 0 ? -1 : 0;
+            }
+            adjust = needsResume();
+            delta = account();
+        }
+        settle(delta);
+        if (adjust) {
+            adjustTraffic();
+        }
+        return k;
     }
 
     /**
@@ -364,7 +380,7 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public boolean isInputClosed() {
         synchronized (lock) {
-            return eof || closed || failure != null || tooLongLength >= 0;
+            return eof || closed || failure != null || in.failed();
         }
     }
 
@@ -379,7 +395,7 @@ public final class MinaTransport implements AsyncTransport {
         Signal s;
         Signal stale;
         synchronized (lock) {
-            if (arrived || eof || closed || failure != null || tooLongLength >= 0) {
+            if (arrived || eof || closed || failure != null || in.failed()) {
                 return Signal.DONE;
             }
             stale = waiter;
@@ -392,12 +408,26 @@ public final class MinaTransport implements AsyncTransport {
         return s;
     }
 
-    /** Queues {@code line} and {@code \n}, encoded with the configured charset; never waits. */
+    /** Queues {@code line} and the line separator, encoded with the configured charset; never waits. */
     @Override
     public Awaitable writeLineAsync(String line) throws IOException {
         Objects.requireNonNull(line, "line");
         checkWritable();
-        return write(IoBuffer.wrap(line.concat("\n").getBytes(charset)));
+        byte[] text = line.getBytes(charset);
+        byte[] b = Arrays.copyOf(text, text.length + lineSeparator.length);
+        System.arraycopy(lineSeparator, 0, b, text.length, lineSeparator.length);
+        return write(IoBuffer.wrap(b));
+    }
+
+    /** Queues {@code text} encoded with the configured charset; never waits. */
+    @Override
+    public Awaitable writeTextAsync(String text) throws IOException {
+        Objects.requireNonNull(text, "text");
+        checkWritable();
+        if (text.isEmpty()) {
+            return Signal.DONE;
+        }
+        return write(IoBuffer.wrap(text.getBytes(charset)));
     }
 
     /** Queues a copy of the bytes; never waits. */
@@ -420,7 +450,8 @@ public final class MinaTransport implements AsyncTransport {
     }
 
     /**
-     * Rethrows the failure of a completed write returned by this transport as an {@link IOException}.
+     * Rethrows the failures of this session's writes, if any has failed: every failure so far, the
+     * first one with the others suppressed.
      *
      * @throws IllegalStateException if {@code write} has not completed
      */
@@ -431,33 +462,104 @@ public final class MinaTransport implements AsyncTransport {
             throw new IllegalStateException("write: " + write + " (expected: a completed write)");
         }
         if (write instanceof IoFutureAwaitable) {
-            WriteFuture f = (WriteFuture) ((IoFutureAwaitable) write).future();
-            Throwable t = f.getException();
-            if (t != null) {
-                throw new IOException("write to " + remoteAddress() + " failed: " + t, t);
-            }
+            onWriteComplete((WriteFuture) ((IoFutureAwaitable) write).future());
         }
+        throwWriteFailure();
+    }
+
+    /** Closes the session at once (queued bytes are dropped) and returns the timeout to throw. */
+    @Override
+    public IOException writeTimedOut(Duration timeout) {
+        SocketTimeoutException e = new SocketTimeoutException("write to " + remoteAddress() + " timed out after "
+                + timeout.toMillis() + " ms (writeTimeout); session closed with "
+                + session.getScheduledWriteBytes() + " bytes queued");
+        long delta;
+        synchronized (lock) {
+            closed = true;
+            in.clear();
+            delta = account();
+        }
+        settle(delta);
+        session.closeNow();
+        return e;
     }
 
     /**
      * Queues {@code b}. The write counts as accepted at once while less than {@link
      * #WRITE_HIGH_WATER} bytes wait in the session's queue (write-behind, like a socket's send
      * buffer: no wait, no suspension); above that the caller waits for this write (back-pressure).
-     * A write that already completed (or failed) is returned as it is; a later failure of an
-     * accepted write is reported by the next write and by {@code flush()}.
+     * A later failure of an accepted write is reported by the next write and by {@code flush()}.
      */
     private Awaitable write(IoBuffer b) throws IOException {
-        IoFutureAwaitable previous = lastWrite;
-        if (previous != null && previous.isDone()) {
-            checkWrite(previous);
-        }
-        IoFutureAwaitable w = new IoFutureAwaitable(session.write(b));
+        throwWriteFailure();
+        WriteFuture f = session.write(b);
+        IoFutureAwaitable w = new IoFutureAwaitable(f);
         lastWrite = w;
+        if (sessionClosed) {
+            // The session closed between session.write and lastWrite = w: onSessionClosed saw the
+            // previous write. Both fields are volatile, so one of the two sides fails this one.
+            failIfPending(w);
+        }
+        f.addListener(writeListener);
         return w.isDone() || session.getScheduledWriteBytes() > WRITE_HIGH_WATER ? w : Signal.DONE;
+    }
+
+    /** Records the failure of a completed write, once per write; on a MINA thread, or the writer's. */
+    private void onWriteComplete(WriteFuture f) {
+        Throwable t = f.getException();
+        if (t == null) {
+            return;
+        }
+        synchronized (lock) {
+            if (!recordedFailures.add(f)) {
+                return;
+            }
+            failedWrites++;
+            if (firstWriteFailure == null) {
+                firstWriteFailure = t;
+            } else if (t != firstWriteFailure) {
+                if (laterWriteFailures == null) {
+                    laterWriteFailures = new java.util.ArrayList<>(2);
+                }
+                if (!laterWriteFailures.contains(t)) {
+                    laterWriteFailures.add(t);
+                }
+            }
+        }
+    }
+
+    /**
+     * Throws, if any write has failed, one exception reporting every failure: the first as its
+     * cause, the later distinct ones suppressed, the count in the message. After the session was
+     * ended from this side the message says why (e.g. "server ... stopped").
+     */
+    private void throwWriteFailure() throws IOException {
+        IOException e;
+        synchronized (lock) {
+            if (firstWriteFailure == null) {
+                return;
+            }
+            String count = failedWrites == 1 ? "" : " (" + failedWrites + " writes failed)";
+            e = ended != null
+                    ? new IOException("write to " + remoteAddress() + " failed: " + ended.getMessage() + count,
+                            ended)
+                    : new IOException("write to " + remoteAddress() + " failed: " + firstWriteFailure + count,
+                            firstWriteFailure);
+            if (ended != null) {
+                e.addSuppressed(firstWriteFailure);
+            }
+            if (laterWriteFailures != null) {
+                laterWriteFailures.forEach(e::addSuppressed);
+            }
+        }
+        throw e;
     }
 
     private void checkWritable() throws IOException {
         synchronized (lock) {
+            if (ended != null) {
+                throw new IOException("connection to " + remoteAddress() + " failed: " + ended.getMessage(), ended);
+            }
             if (closed) {
                 throw new IOException("transport to " + remoteAddress() + " is closed");
             }
@@ -467,21 +569,22 @@ public final class MinaTransport implements AsyncTransport {
     // ---------------------------------------------------------------- MINA events (I/O threads)
 
     /** Buffers received bytes and wakes the reader; called by MINA, never blocks. */
-    void onReceived(IoBuffer in) {
+    void onReceived(IoBuffer data) {
         Signal s;
         boolean adjust;
+        long delta;
         synchronized (lock) {
-            if (closed || eof || failure != null || tooLongLength >= 0) {
+            if (closed || eof || failure != null || in.failed()) {
                 return;
             }
-            int n = in.remaining();
-            ensureCapacity(n);
-            in.get(buf, end, n);
-            end += n;
+            in.append(data.buf());
             arrived = true;
             s = takeWaiter();
-            adjust = trafficControl && !readSuspended && end - start >= highWater;
+            delta = account();
+            adjust = trafficControl && !readSuspended && in.size() >= highWater;
         }
+        settle(delta);
+        adjust |= budget != null && budget.exhausted();
         if (s != null) {
             s.complete();
         }
@@ -510,12 +613,50 @@ public final class MinaTransport implements AsyncTransport {
     }
 
     /**
-     * Ends the session from this side with {@code cause}: input already buffered can still be read,
-     * then every read throws {@code cause}. Used when a server stops.
+     * The session has closed: ends the input and fails the last write if it is still pending. MINA
+     * does not complete the future of a write it was in the middle of sending when the peer closed,
+     * so a writer waiting on it (back-pressure, flush) would otherwise wait for ever (#8.11).
      */
-    org.apache.mina.core.future.CloseFuture abort(IOException cause) {
+    void onSessionClosed() {
+        sessionClosed = true;
+        onInputClosed();
+        failIfPending(lastWrite);
+    }
+
+    /** Fails {@code w} if it is still pending after the session closed. */
+    private void failIfPending(IoFutureAwaitable w) {
+        if (w != null && !w.isDone()) {
+            IOException cause;
+            synchronized (lock) {
+                cause = ended != null ? ended
+                        : new IOException("connection to " + remoteAddress() + " closed before the write completed");
+            }
+            ((WriteFuture) w.future()).setException(cause);
+        }
+    }
+
+    /**
+     * Ends the session from this side with {@code cause}: input already buffered can still be read,
+     * then every read throws {@code cause}, and every write fails with it from now on (also the
+     * writes still queued). Used when a server stops. Never blocks.
+     */
+    CloseFuture abort(IOException cause) {
+        end(cause);
+        return session.closeNow();
+    }
+
+    /** The session was idle for the idle timeout: ends it like {@link #abort}. */
+    void onIdle() {
+        abort(new SocketTimeoutException("connection idle for " + config.idleTimeout().toMillis()
+                + " ms (idleTimeout)"));
+    }
+
+    private void end(IOException cause) {
         Signal s;
         synchronized (lock) {
+            if (ended == null) {
+                ended = cause;
+            }
             if (!eof && !closed && failure == null) {
                 failure = cause;
                 arrived = true;
@@ -525,7 +666,6 @@ public final class MinaTransport implements AsyncTransport {
         if (s != null) {
             s.complete();
         }
-        return session.closeNow();
     }
 
     /** Records a connection failure, wakes the reader and closes the session. */
@@ -559,92 +699,47 @@ public final class MinaTransport implements AsyncTransport {
         if (closed) {
             throw new IOException("transport to " + remoteAddress() + " is closed");
         }
-        if (tooLongLength >= 0) {
-            throw new LineTooLongException(tooLongLength, maxLineLength);
-        }
     }
 
     private IOException failed() {
         return new IOException("connection to " + remoteAddress() + " failed: " + failure.getMessage(), failure);
     }
 
-    private LineTooLongException tooLong(long length) {
-        tooLongLength = length;
-        discardInput();
-        return new LineTooLongException(length, maxLineLength);
+    /** The change of the buffer's size since the last accounting; under lock. */
+    private long account() {
+        long size = in.size();
+        long delta = size - charged;
+        charged = size;
+        return delta;
     }
 
-    private int indexOfNewline() {
-        byte[] b = buf;
-        for (int i = scan, e = end; i < e; i++) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        scan = end;
-        return -1;
-    }
-
-    private void consume(int newStart) {
-        start = newStart;
-        if (start == end) {
-            start = end = scan = 0;
-            if (buf.length > SHRINK_ABOVE) {
-                buf = new byte[INITIAL_CAPACITY];
-            }
-        } else if (scan < start) {
-            scan = start;
+    /** Charges or releases {@code delta} bytes of the shared budget; outside the lock (it may wake other sessions). */
+    private void settle(long delta) {
+        if (budget != null && delta != 0) {
+            budget.add(delta);
         }
     }
 
-    private void discardInput() {
-        start = end = scan = 0;
-        buf = new byte[0];
-    }
-
-    private void ensureCapacity(int n) {
-        if (end + n <= buf.length) {
-            return;
+    /** The shared budget dropped below its resume level: re-evaluate read suspension. Any thread. */
+    void budgetFreed() {
+        synchronized (lock) {
+            budgetWaiting = false;
         }
-        int size = end - start;
-        if (size + n <= buf.length && start > 0 && buf.length > 0) {
-            System.arraycopy(buf, start, buf, 0, size);
-        } else {
-            long want = Math.max((long) buf.length * 2, (long) size + n);
-            byte[] nb = new byte[(int) Math.min(Integer.MAX_VALUE - 16, Math.max(want, INITIAL_CAPACITY))];
-            System.arraycopy(buf, start, nb, 0, size);
-            buf = nb;
-        }
-        scan -= start;
-        end = size;
-        start = 0;
-    }
-
-    /** Counts the characters that {@code len} buffered bytes decode to, ignoring a partial last one. */
-    private int countChars(int from, int len) {
-        CharsetDecoder d = counter;
-        if (d == null) {
-            d = counter = charset.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        }
-        d.reset();
-        CharBuffer out = CharBuffer.allocate(len);
-        d.decode(ByteBuffer.wrap(buf, from, len), out, false);
-        return out.position();
+        adjustTraffic();
     }
 
     private boolean needsResume() {
-        return trafficControl && readSuspended && !eof && end - start < lowWater;
+        return trafficControl && readSuspended && !eof && in.size() < lowWater;
     }
 
-    // ---------------------------------------------------------------- read suspension (TCP only)
+    // ---------------------------------------------------------------- read suspension
 
     /**
      * Brings MINA's read interest in line with the buffer: suspended while the unread input is above
      * the high-water mark (until it drops below the low-water mark) and after the input ended. Calls
      * from several threads are serialised without locks; a call arriving while another runs makes
-     * that one re-evaluate, so the last state always wins.
+     * that one re-evaluate, so the last state always wins. For an in-VM pipe, resuming delivers the
+     * messages MINA held back, on this thread.
      */
     private void adjustTraffic() {
         if (trafficWip.getAndIncrement() != 0) {
@@ -654,12 +749,20 @@ public final class MinaTransport implements AsyncTransport {
         for (;;) {
             boolean change;
             boolean suspend;
+            boolean waitForBudget = false;
             synchronized (lock) {
-                int size = end - start;
-                suspend = eof || (readSuspended ? size >= lowWater : size >= highWater);
+                int size = in.size();
+                boolean overBudget = budget != null
+                        && (readSuspended ? budget.aboveResumeLevel() : budget.exhausted());
+                overHighWater = overHighWater ? size >= lowWater : size >= highWater;
+                suspend = eof || overBudget || overHighWater;
                 change = suspend != readSuspended && !closed;
                 if (change) {
                     readSuspended = suspend;
+                }
+                if (overBudget && !eof && !closed && !budgetWaiting) {
+                    budgetWaiting = true;
+                    waitForBudget = true;
                 }
             }
             if (change) {
@@ -668,15 +771,20 @@ public final class MinaTransport implements AsyncTransport {
                         session.suspendRead();
                     } else {
                         session.resumeRead();
-                        // resumeRead() only changes the key's interest set; a selector blocked in
-                        // select() would notice after its 1 s timeout. A flush request wakes it up
-                        // (and writes nothing when nothing is queued).
-                        NioSession nio = (NioSession) session;
-                        nio.getProcessor().flush(nio);
+                        if (session instanceof NioSession) {
+                            // resumeRead() only changes the key's interest set; a selector blocked in
+                            // select() would notice after its 1 s timeout. A flush request wakes it up
+                            // (and writes nothing when nothing is queued).
+                            NioSession nio = (NioSession) session;
+                            nio.getProcessor().flush(nio);
+                        }
                     }
                 } catch (RuntimeException e) {
                     onException(e);
                 }
+            }
+            if (waitForBudget) {
+                budget.suspendedFor(this);
             }
             missed = trafficWip.addAndGet(-missed);
             if (missed == 0) {
@@ -688,21 +796,38 @@ public final class MinaTransport implements AsyncTransport {
     /** Unread bytes in the inbound buffer; for tests. */
     int bufferedBytes() {
         synchronized (lock) {
-            return end - start;
+            return in.size();
+        }
+    }
+
+    /** The inbound buffer's array length; for tests. */
+    int bufferCapacity() {
+        synchronized (lock) {
+            return in.capacity();
+        }
+    }
+
+    /** Bytes decoded to count the characters of incomplete lines; for tests. */
+    long decodedBytes() {
+        synchronized (lock) {
+            return in.decodedBytes();
+        }
+    }
+
+    /** A one-line account of the transport's state, for diagnostics. */
+    String state() {
+        IoFutureAwaitable last = lastWrite;
+        synchronized (lock) {
+            return this + ": buffered=" + in.size() + " eof=" + eof + " closed=" + closed + " failure=" + failure
+                    + " waiter=" + waiter + " readSuspended=" + readSuspended + " lastWrite="
+                    + (last == null ? "none" : last.isDone() ? "done" : "pending") + " sessionClosed=" + sessionClosed
+                    + " connected=" + session.isConnected();
         }
     }
 
     /** The unread-input level above which reading is suspended; for tests. */
     int highWater() {
         return highWater;
-    }
-
-    private static long nanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.flow.TransportConfig;
 import java.io.IOException;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.session.IdleStatus;
 import org.apache.mina.core.session.IoSession;
 
 /**
@@ -27,15 +28,26 @@ final class TransportIoHandler extends IoHandlerAdapter {
 
     private final TransportConfig config;
     private final Listener listener;
+    private final InputBudget budget;
 
     TransportIoHandler(TransportConfig config, Listener listener) {
+        this(config, listener, null);
+    }
+
+    /**
+     * Creates the handler.
+     *
+     * @param budget the cap on buffered input shared by all its sessions, or {@code null} for none
+     */
+    TransportIoHandler(TransportConfig config, Listener listener, InputBudget budget) {
         this.config = config;
         this.listener = listener;
+        this.budget = budget;
     }
 
     @Override
     public void sessionCreated(IoSession session) {
-        MinaTransport.attach(session, config);
+        MinaTransport.attach(session, config, budget);
     }
 
     @Override
@@ -73,10 +85,20 @@ final class TransportIoHandler extends IoHandlerAdapter {
     public void sessionClosed(IoSession session) {
         MinaTransport t = MinaTransport.of(session);
         if (t != null) {
-            t.onInputClosed();
+            t.onSessionClosed();
             if (listener != null) {
                 listener.closed(t);
             }
+        }
+    }
+
+    @Override
+    public void sessionIdle(IoSession session, IdleStatus status) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t == null) {
+            session.closeNow();
+        } else {
+            t.onIdle();
         }
     }
 

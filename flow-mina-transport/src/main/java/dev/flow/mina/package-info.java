@@ -1,12 +1,14 @@
 /**
  * Flow over Apache MINA: {@link dev.flow.mina.MinaTransport}, a {@link dev.flow.Transport} over an
- * {@code IoSession}; {@link dev.flow.mina.FlowServer}, which runs one flow per accepted TCP or in-VM
- * session; {@link dev.flow.mina.FlowConnector}, which opens client transports; and the services that
+ * {@code IoSession}; {@link dev.flow.mina.FlowServer}, which runs one handler per accepted TCP or in-VM
+ * session, as a flow (continuation mode) or on a thread of its own (sync mode), with TLS, MINA filters,
+ * a session limit and {@link dev.flow.mina.SessionStats}; {@link dev.flow.mina.FlowConnector}, which
+ * opens client transports and runs client flows; and the services that
  * let flows wait on MINA futures ({@link dev.flow.mina.MinaIoFutureAdapter}) and make
  * {@code IoFuture.await*()} calls suspension points ({@link dev.flow.mina.MinaSuspensionPoints}).
  *
  * <p>Thread model: MINA's I/O threads only move bytes into transport buffers and complete awaitables;
- * flow code runs on {@link dev.flow.FlowScheduler} workers (or on the caller's thread in sync use) and
- * never on an I/O processor, where MINA forbids blocking.
+ * flow code runs on {@link dev.flow.FlowScheduler} workers (or on a session's or the caller's thread in
+ * sync use) and never on an I/O processor, where MINA forbids blocking.
  */
 package dev.flow.mina;

@@ -47,17 +47,7 @@ class ContinuationModeTest {
 
     @AfterEach
     void checkNothingLeaked() throws Exception {
-        try {
-            connector.close();
-            for (FlowServer s : servers) {
-                s.close();
-                assertEquals(0, s.openSessions());
-            }
-            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
-        } finally {
-            scheduler.close();
-            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
-        }
+        Teardown.closeAll(connector, servers, scheduler);
         Conditions.await("no worker, timer or MINA thread of this test left", () -> leftoverThreads().isEmpty(),
                 () -> leftoverThreads().toString());
     }
@@ -110,6 +100,8 @@ class ContinuationModeTest {
         Conditions.await("the flow to fail", () -> scheduler.stats().failed() == 1, () -> scheduler.stats().toString());
         assertEquals(List.of("IOException"), List.copyOf(outcomes));
         Conditions.await("the session to close", () -> server.openSessions() == 0);
+        assertEquals(1, server.stats().closedByPeer(), "a reset is the peer's doing: " + server.stats());
+        assertEquals(0, server.stats().failed(), server.stats().toString());
     }
 
     @Test
@@ -121,6 +113,8 @@ class ContinuationModeTest {
         assertEquals(List.of("SocketTimeoutException"), List.copyOf(outcomes));
         assertEquals(1, scheduler.stats().resumed(), "the timer resumed the suspended read once");
         assertEquals(null, silent.readLine(), "the server closed the session");
+        Conditions.await("the session to end", () -> server.stats().timedOut() == 1, () -> server.stats().toString());
+        assertEquals(0, server.stats().failed(), "a timeout is the limit at work, not a handler failure");
         silent.close();
     }
 

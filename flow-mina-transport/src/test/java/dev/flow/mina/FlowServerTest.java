@@ -83,21 +83,11 @@ class FlowServerTest {
 
     @AfterEach
     void checkNothingLeaked() throws Exception {
-        try {
-            if (clients != null) {
-                clients.shutdownNow();
-                assertTrue(clients.awaitTermination(5, TimeUnit.SECONDS));
-            }
-            connector.close();
-            for (FlowServer s : servers) {
-                s.close();
-                assertEquals(0, s.openSessions(), "open sessions after close");
-            }
-            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
-        } finally {
-            scheduler.close();
-            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        if (clients != null) {
+            clients.shutdownNow();
+            assertTrue(clients.awaitTermination(5, TimeUnit.SECONDS));
         }
+        Teardown.closeAll(connector, servers, scheduler);
     }
 
     private FlowServer echoServer(SocketAddress address, TransportConfig config) throws IOException {
@@ -283,7 +273,7 @@ class FlowServerTest {
     void startRejectsIncompleteOrInvalidSettings() throws Exception {
         IllegalStateException noScheduler = assertThrows(IllegalStateException.class,
                 () -> FlowServer.builder().handler(Echo::new).start(ANY_LOOPBACK_PORT));
-        assertEquals("scheduler: null (expected: set with scheduler(...))", noScheduler.getMessage());
+        assertEquals("scheduler: null (expected: set with scheduler(...), or threadPerSession())", noScheduler.getMessage());
         IllegalStateException noHandler = assertThrows(IllegalStateException.class,
                 () -> FlowServer.builder().scheduler(scheduler).start(ANY_LOOPBACK_PORT));
         assertTrue(noHandler.getMessage().startsWith("handler: null"), noHandler.getMessage());

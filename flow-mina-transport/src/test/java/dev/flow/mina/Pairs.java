@@ -8,7 +8,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
+import org.apache.mina.transport.vmpipe.VmPipeConnector;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
 
 /**
@@ -57,6 +59,27 @@ final class Pairs implements AutoCloseable {
         PipePeer peer = handler.take().transport(t);
         resources.push(peer::close);
         return new Pipe(t, peer, connector);
+    }
+
+    /**
+     * A transport connected over an in-VM pipe to a raw acceptor session, created by a MINA
+     * connector with Flow's handler and the given input budget.
+     */
+    Pipe pipe(TransportConfig config, InputBudget budget) throws Exception {
+        VmPipeAcceptor acceptor = new VmPipeAcceptor();
+        PipePeer.Handler handler = new PipePeer.Handler();
+        acceptor.setHandler(handler);
+        acceptor.bind(new VmPipeAddress(0));
+        resources.push(() -> acceptor.dispose(true));
+        resources.push(acceptor::unbind);
+        VmPipeConnector connector = new VmPipeConnector();
+        connector.setHandler(new TransportIoHandler(config, null, budget));
+        resources.push(() -> connector.dispose(true));
+        ConnectFuture f = connector.connect(acceptor.getLocalAddress()).awaitUninterruptibly();
+        MinaTransport t = MinaTransport.of(f.getSession());
+        PipePeer peer = handler.take().transport(t);
+        resources.push(peer::close);
+        return new Pipe(t, peer, null);
     }
 
     @Override

@@ -16,7 +16,6 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -170,7 +169,7 @@ public final class LoadServer implements AutoCloseable {
                 .scheduler(scheduler)
                 .config(CONFIG)
                 .backlog(4096)
-                .handler(t -> loader.newInstance(Callable.class, HANDLERS + ".LineEcho", t));
+                .handler(loader, HANDLERS + ".LineEcho");
         if (ioProcessors > 0) {
             b.ioProcessors(ioProcessors);
         }

@@ -26,16 +26,25 @@ public final class BuiltinSuspensionPoints {
 
     static List<SuspensionPoint> builtins() {
         List<SuspensionPoint> p = new ArrayList<>();
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "readLine", "()Ljava/lang/String;",
-                AWAITS, "readLine", "(Ldev/flow/Transport;)Ljava/lang/String;"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "read", "([BII)I",
-                AWAITS, "read", "(Ldev/flow/Transport;[BII)I"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "writeLine", "(Ljava/lang/String;)V",
-                AWAITS, "writeLine", "(Ldev/flow/Transport;Ljava/lang/String;)V"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "write", "([BII)V",
-                AWAITS, "write", "(Ldev/flow/Transport;[BII)V"));
-        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, "flush", "()V",
-                AWAITS, "flush", "(Ldev/flow/Transport;)V"));
+        transport(p, "readLine", "()Ljava/lang/String;");
+        transport(p, "readLine", "(Ldev/flow/LineTerminator;I)Ljava/lang/String;");
+        transport(p, "read", "([BII)I");
+        transport(p, "readFully", "([BII)V");
+        transport(p, "readFully", "(I)[B");
+        transport(p, "skip", "(J)V");
+        transport(p, "writeLine", "(Ljava/lang/String;)V");
+        transport(p, "write", "([BII)V");
+        transport(p, "write", "([B)V");
+        transport(p, "writeText", "(Ljava/lang/String;)V");
+        transport(p, "flush", "()V");
+        stream(p, "java/io/InputStream", "read", "()I", "inputRead");
+        stream(p, "java/io/InputStream", "read", "([B)I", "inputRead");
+        stream(p, "java/io/InputStream", "read", "([BII)I", "inputRead");
+        stream(p, "java/io/InputStream", "readNBytes", "([BII)I", "inputReadNBytes");
+        stream(p, "java/io/OutputStream", "write", "(I)V", "outputWrite");
+        stream(p, "java/io/OutputStream", "write", "([B)V", "outputWrite");
+        stream(p, "java/io/OutputStream", "write", "([BII)V", "outputWrite");
+        stream(p, "java/io/OutputStream", "flush", "()V", "outputFlush");
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
                 AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
@@ -101,5 +110,20 @@ public final class BuiltinSuspensionPoints {
     private static void instance(List<SuspensionPoint> p, String owner, String name, String desc) {
         p.add(SuspensionPoint.replaceWithStatic(owner, name, desc, Names.PRIMITIVE_AWAITS, name,
                 "(L" + owner + ";" + desc.substring(1)));
+    }
+
+    /**
+     * A {@code java.io} stream method replaced by the {@code Awaits} form that suspends for a
+     * transport's own stream view and makes the plain call for any other stream.
+     */
+    private static void stream(List<SuspensionPoint> p, String owner, String name, String descriptor, String form) {
+        p.add(SuspensionPoint.replaceWithStatic(owner, name, descriptor,
+                AWAITS, form, "(L" + owner + ";" + descriptor.substring(1)));
+    }
+
+    /** A blocking {@code Transport} method replaced by the {@code Awaits} form taking the transport first. */
+    private static void transport(List<SuspensionPoint> p, String name, String descriptor) {
+        p.add(SuspensionPoint.replaceWithStatic(TRANSPORT, name, descriptor,
+                AWAITS, name, "(L" + TRANSPORT + ";" + descriptor.substring(1)));
     }
 }

@@ -56,6 +56,7 @@ final class Hierarchy {
     private final ClassLoader parent;
     private final Map<String, ClassNode> inScope;
     private final Map<String, TypeInfo> outside = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> staticInit = new ConcurrentHashMap<>();
     private static final TypeInfo MISSING = new TypeInfo("?", null, List.of(), false, List.of());
 
     Hierarchy(ClassLoader parent, Map<String, ClassNode> inScope) {
@@ -69,6 +70,19 @@ final class Hierarchy {
 
     ClassNode node(String internalName) {
         return inScope.get(internalName);
+    }
+
+    /** The method {@code name+desc} that {@code cn} declares, or {@code null} (also if {@code cn} is). */
+    static MethodNode declared(ClassNode cn, String name, String desc) {
+        if (cn == null) {
+            return null;
+        }
+        for (MethodNode m : cn.methods) {
+            if (m.name.equals(name) && m.desc.equals(desc)) {
+                return m;
+            }
+        }
+        return null;
     }
 
     /** Returns the type, or {@code null} if no class file can be found for it. */
@@ -166,6 +180,35 @@ final class Hierarchy {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether initialising class {@code type} runs code: it or one of its superclasses has a static
+     * initializer (or cannot be read, to be safe).
+     */
+    boolean initialisationRunsCode(String type) {
+        for (String c = type; c != null; ) {
+            Boolean has = staticInit.computeIfAbsent(c, this::readHasStaticInit);
+            if (has == null || has) {
+                return true;
+            }
+            TypeInfo t = info(c);
+            c = t == null ? null : t.superName;
+        }
+        return false;
+    }
+
+    private Boolean readHasStaticInit(String type) {
+        ClassNode n = inScope.get(type);
+        if (n == null) {
+            byte[] bytes = readBytes(parent, type);
+            if (bytes == null) {
+                return Boolean.TRUE;
+            }
+            n = new ClassNode();
+            new ClassReader(bytes).accept(n, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        }
+        return declared(n, "<clinit>", "()V") != null;
     }
 
     /** The common superclass of two types, for frame computation. */

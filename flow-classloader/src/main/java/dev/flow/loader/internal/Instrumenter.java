@@ -46,8 +46,10 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       suspendable method, closed over overriding;
  *   <li>rewrites suspension points into calls to {@code Awaits}, splits methods that uninstrumented
  *       code may call back (overrides of out-of-scope methods) into a pinning wrapper and a
- *       suspendable body, brackets calls that cannot be captured with pins, adds the flow entry
- *       point, and marks suspendable methods {@code @continuable} for the engine.
+ *       suspendable body, routes in-scope calls through out-of-scope methods to those bodies when
+ *       the receiver is in scope ({@link Dispatch}), brackets calls that cannot be captured with
+ *       pins, initialises the class of each {@code new} at its original place ({@link ClassInit}),
+ *       adds the flow entry point, and marks suspendable methods {@code @continuable} for the engine.
  * </ol>
  *
  * <p>Runs once, under the class loader's initialisation; afterwards read-only.
@@ -66,6 +68,9 @@ public final class Instrumenter {
     private final Map<String, byte[]> prepared = new HashMap<>();
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
+    /** name+desc of suspendable methods to the in-scope classes declaring them. */
+    private final Map<String, Set<String>> suspendableByNameDesc = new HashMap<>();
+    private final Dispatch dispatch;
     private final List<LambdaDesugarer.Site> lambdaSites = new ArrayList<>();
     /** Private and static targets of serializable lambdas, pinned under their own names, to the line of their first site. */
     private final Map<String, Integer> pinnedInPlace = new HashMap<>();
@@ -96,11 +101,13 @@ public final class Instrumenter {
             originals.put(name, bytes);
         }
         this.hierarchy = new Hierarchy(parent, nodes);
+        this.dispatch = new Dispatch(hierarchy);
         checkReplacements(points);
         desugarLambdas();
         infer();
         revertLambdasThatCannotSuspend();
         pinSerializableTargets();
+        createMarkers();
         rewriteAll();
         prepareCopies();
     }
@@ -283,6 +290,20 @@ public final class Instrumenter {
         return null;
     }
 
+    /**
+     * The suspension point a call is, unless it resolves to an in-scope override of an out-of-scope
+     * blocking method: that body is instrumented and does its own waiting (awaiting the receiver
+     * first would wait on the object the body itself implements). Calls through the out-of-scope type
+     * stay suspension points, for receivers that are not in scope ({@link Dispatch} routes the others).
+     */
+    private SuspensionPoint pointFor(MethodInsnNode c) {
+        SuspensionPoint p = matchPoint(c);
+        if (p != null && !hierarchy.isInScope(p.owner()) && resolve(c.owner, c.name, c.desc) != null) {
+            return null;
+        }
+        return p;
+    }
+
     private static boolean isStaticPoint(SuspensionPoint p) {
         Type[] repl = Type.getArgumentTypes(p.replacementDescriptor());
         Type[] orig = Type.getArgumentTypes(p.descriptor());
@@ -310,24 +331,46 @@ public final class Instrumenter {
     }
 
     private MethodNode method(String owner, String name, String desc) {
-        ClassNode n = nodes.get(owner);
-        if (n == null) {
-            return null;
-        }
-        for (MethodNode m : n.methods) {
-            if (m.name.equals(name) && m.desc.equals(desc)) {
-                return m;
-            }
-        }
-        return null;
+        return Hierarchy.declared(nodes.get(owner), name, desc);
     }
 
     private boolean isSuspendableCall(MethodInsnNode c) {
-        if (matchPoint(c) != null) {
+        if (pointFor(c) != null) {
             return true;
         }
         String decl = resolve(c.owner, c.name, c.desc);
-        return decl != null && suspendable.contains(decl);
+        if (decl != null) {
+            return suspendable.contains(decl);
+        }
+        return Dispatch.isVirtual(c) && reachesSuspendableOverride(c);
+    }
+
+    /**
+     * Whether a virtual call whose declaration is out of scope can reach a public suspendable
+     * in-scope override: the call site then dispatches to it through a marker ({@link Dispatch}).
+     */
+    private boolean reachesSuspendableOverride(MethodInsnNode c) {
+        Set<String> owners = suspendableByNameDesc.get(c.name + c.desc);
+        if (owners == null) {
+            return false;
+        }
+        for (String o : owners) {
+            MethodNode m = method(o, c.name, c.desc);
+            if (m != null && (m.access & Opcodes.ACC_PUBLIC) != 0 && (m.access & Opcodes.ACC_STATIC) == 0
+                    && hierarchy.isSubtype(o, c.owner)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean addSuspendable(String key) {
+        if (!suspendable.add(key)) {
+            return false;
+        }
+        String[] p = parse(key);
+        suspendableByNameDesc.computeIfAbsent(p[1] + p[2], k -> new HashSet<>()).add(p[0]);
+        return true;
     }
 
     private MonitorDepth monitors(ClassNode cn, MethodNode mn) {
@@ -353,7 +396,7 @@ public final class Instrumenter {
                     MonitorDepth md = monitors(cn, mn);
                     for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
                         if (i instanceof MethodInsnNode && md.at(i) == 0 && isSuspendableCall((MethodInsnNode) i)) {
-                            suspendable.add(key);
+                            addSuspendable(key);
                             changed = true;
                             break;
                         }
@@ -375,7 +418,7 @@ public final class Instrumenter {
                     MethodNode sup = method(t, name, desc);
                     if (sup != null && (sup.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
                             && (sup.access & Opcodes.ACC_SYNCHRONIZED) == 0
-                            && suspendable.add(Names.key(t, name, desc))) {
+                            && addSuspendable(Names.key(t, name, desc))) {
                         changed = true;
                     }
                 }
@@ -419,6 +462,24 @@ public final class Instrumenter {
                     todo.add(Names.key(cn.name, p[1], p[2]));
                 }
             }
+        }
+    }
+
+    /** Defines the dispatch markers of the split methods whose family reaches out of scope. */
+    private void createMarkers() {
+        List<String[]> methods = new ArrayList<>();
+        for (String key : new java.util.TreeSet<>(split)) {
+            String[] p = parse(key);
+            if (hierarchy.overridesOutOfScope(p[0], p[1] + p[2])) {
+                methods.add(p);
+            }
+        }
+        for (ClassNode marker : dispatch.createMarkers(nodes, methods, Names.FLOW_SUFFIX)) {
+            for (MethodNode m : marker.methods) {
+                mark(m);
+            }
+            nodes.put(marker.name, marker);
+            generated.add(marker.name);
         }
     }
 
@@ -509,9 +570,11 @@ public final class Instrumenter {
                 continue;
             }
             MethodInsnNode c = (MethodInsnNode) i;
-            SuspensionPoint point = matchPoint(c);
-            String decl = point == null ? resolve(c.owner, c.name, c.desc) : null;
-            boolean suspends = point != null || (decl != null && suspendable.contains(decl));
+            SuspensionPoint point = pointFor(c);
+            String resolved = resolve(c.owner, c.name, c.desc);
+            String decl = point == null ? resolved : null;
+            Dispatch.Marker marker = resolved == null ? dispatch.markerFor(c) : null;
+            boolean suspends = point != null || marker != null || (decl != null && suspendable.contains(decl));
             Pins.Reason reason = null;
             if (isReflective(c)) {
                 reason = Pins.Reason.REFLECTION;
@@ -523,7 +586,7 @@ public final class Instrumenter {
                 }
             }
             boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.containsKey(decl));
-            if (point == null && reason == null && !renames) {
+            if (point == null && reason == null && !renames && marker == null) {
                 SiteCalls.Kind followed = suspends ? null : SiteCalls.match(c, hierarchy);
                 if (followed != null) {
                     int siteLine = line;
@@ -534,13 +597,17 @@ public final class Instrumenter {
             Pins.Reason r = reason;
             int siteLine = line;
             edits.add(() -> {
+                AbstractInsnNode[] test = marker != null ? Dispatch.emit(mn, c, marker, Names.FLOW_SUFFIX) : null;
                 AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
+                if (test != null) {
+                    range = test;
+                }
                 if (renames) {
                     c.name = c.name + Names.FLOW_SUFFIX;
                 }
                 if (r != null) {
                     int site = Pins.register(cn.name.replace('/', '.'), mn.name + mn.desc, siteLine, r, strict);
-                    bracket(mn, range[0], range[1], site, !mn.name.equals("<init>"));
+                    bracket(mn, range[0], range[1], site);
                 }
             });
         }
@@ -550,9 +617,37 @@ public final class Instrumenter {
         }
         if (suspendable.contains(Names.key(cn.name, mn.name, mn.desc))) {
             mark(mn);
+            initialiseAtNew(cn, mn);
             changed = true;
         }
         return changed;
+    }
+
+    /**
+     * The engine moves each {@code new T} of an instrumented method after the evaluation of the
+     * constructor's arguments. Where initialising {@code T} runs code, {@code T} is initialised at
+     * the original place, as the JLS says. Not for JDK classes (their initialisation is not observable
+     * by the program) nor for the method's own class and its supertypes (already initialised).
+     */
+    private void initialiseAtNew(ClassNode cn, MethodNode mn) {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i.getOpcode() != Opcodes.NEW) {
+                continue;
+            }
+            String type = ((TypeInsnNode) i).desc;
+            if (isJdk(type) || hierarchy.isSubtype(cn.name, type) || !hierarchy.initialisationRunsCode(type)) {
+                continue;
+            }
+            InsnList init = new InsnList();
+            init.add(new LdcInsnNode(Type.getObjectType(type)));
+            init.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.CLASS_INIT, "ensure", "(Ljava/lang/Class;)V", false));
+            mn.instructions.insertBefore(i, init);
+        }
+    }
+
+    private static boolean isJdk(String type) {
+        return type.startsWith("java/") || type.startsWith("javax/") || type.startsWith("jdk/") || type.startsWith("sun/")
+                || type.startsWith("com/sun/");
     }
 
     private static boolean isReflective(MethodInsnNode c) {
@@ -569,10 +664,26 @@ public final class Instrumenter {
     }
 
     /**
-     * Rewrites a suspension point; returns the first and last instruction of the new call. A call
-     * with a receiver keeps its original form for a null receiver ({@link SiteCalls#guardNullReceiver}).
+     * Rewrites a suspension point; returns the first and last instruction of the new code. A strict
+     * loader first calls {@code Pins.checkAwait()}, which refuses the await if the flow is pinned,
+     * whether or not it would block.
      */
     private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
+        AbstractInsnNode[] range = rewriteCall(mn, c, p);
+        if (!strict) {
+            return range;
+        }
+        MethodInsnNode check = new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "checkAwait", "()V", false);
+        mn.instructions.insertBefore(range[0], check);
+        return new AbstractInsnNode[] {check, range[1]};
+    }
+
+    /**
+     * Replaces the call of a suspension point; returns the first and last instruction of the new call.
+     * A call with a receiver keeps its original form for a null receiver ({@link
+     * SiteCalls#guardNullReceiver}).
+     */
+    private AbstractInsnNode[] rewriteCall(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
         InsnList insns = mn.instructions;
         InsnList repl = new InsnList();
         if (p.kind() == SuspensionPoint.Kind.AWAIT_RECEIVER) {
@@ -599,8 +710,11 @@ public final class Instrumenter {
         return new AbstractInsnNode[] {first, last};
     }
 
-    /** Surrounds {@code first..last} with {@code Pins.enter/exit}, with an exception path if allowed. */
-    private static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site, boolean withHandler) {
+    /**
+     * Surrounds {@code first..last} with {@code Pins.enter/exit}; an exception path (also in
+     * constructors, also for the JVM's own exceptions) unpins before rethrowing.
+     */
+    private static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site) {
         int slot = mn.maxLocals;
         mn.maxLocals += 1;
         InsnList before = new InsnList();
@@ -612,20 +726,18 @@ public final class Instrumenter {
         mn.instructions.insertBefore(first, before);
         InsnList after = new InsnList();
         LabelNode end = new LabelNode();
+        LabelNode done = new LabelNode();
+        LabelNode handler = new LabelNode();
         after.add(end);
         after.add(new VarInsnNode(Opcodes.ILOAD, slot));
         after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-        if (withHandler) {
-            LabelNode done = new LabelNode();
-            LabelNode handler = new LabelNode();
-            after.add(new org.objectweb.asm.tree.JumpInsnNode(Opcodes.GOTO, done));
-            after.add(handler);
-            after.add(new VarInsnNode(Opcodes.ILOAD, slot));
-            after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
-            after.add(new InsnNode(Opcodes.ATHROW));
-            after.add(done);
-            mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
-        }
+        after.add(new org.objectweb.asm.tree.JumpInsnNode(Opcodes.GOTO, done));
+        after.add(handler);
+        after.add(new VarInsnNode(Opcodes.ILOAD, slot));
+        after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "exit", "(I)V", false));
+        after.add(new InsnNode(Opcodes.ATHROW));
+        after.add(done);
+        mn.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
         mn.instructions.insert(last, after);
     }
 
@@ -782,6 +894,9 @@ public final class Instrumenter {
             }
             changed = true;
             String originalName = mn.name;
+            MethodNode source = bridgeTarget(cn, mn);
+            int site = Pins.register(cn.name.replace('/', '.'), unsuffixed(source.name) + source.desc, firstLine(source),
+                    Pins.Reason.CALLBACK, strict);
             MethodNode wrapper = new MethodNode(mn.access & ~Opcodes.ACC_ABSTRACT, originalName, mn.desc, mn.signature,
                     mn.exceptions == null ? null : mn.exceptions.toArray(new String[0]));
             wrapper.visibleAnnotations = mn.visibleAnnotations;
@@ -790,7 +905,6 @@ public final class Instrumenter {
             mn.visibleParameterAnnotations = null;
             mn.name = originalName + Names.FLOW_SUFFIX;
             mn.access = (mn.access & ~Opcodes.ACC_BRIDGE) | Opcodes.ACC_SYNTHETIC;
-            int site = Pins.register(cn.name.replace('/', '.'), originalName + mn.desc, -1, Pins.Reason.CALLBACK, strict);
             pinnedCall(wrapper, site, 1, new MethodInsnNode(isInterface ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL,
                     cn.name, mn.name, mn.desc, isInterface));
             cn.methods.add(wrapper);
@@ -799,6 +913,42 @@ public final class Instrumenter {
             }
         }
         return changed;
+    }
+
+    /**
+     * The method a pin site at {@code mn} should name: {@code mn} itself, or for a compiler bridge the
+     * method of the class it forwards to (possibly already renamed with the flow suffix).
+     */
+    private static MethodNode bridgeTarget(ClassNode cn, MethodNode mn) {
+        if ((mn.access & Opcodes.ACC_BRIDGE) == 0) {
+            return mn;
+        }
+        for (AbstractInsnNode i = mn.instructions.getLast(); i != null; i = i.getPrevious()) {
+            if (i instanceof MethodInsnNode && ((MethodInsnNode) i).owner.equals(cn.name)) {
+                MethodInsnNode c = (MethodInsnNode) i;
+                String base = unsuffixed(c.name);
+                MethodNode target = Hierarchy.declared(cn, base, c.desc);
+                if (target == null) {
+                    target = Hierarchy.declared(cn, base + Names.FLOW_SUFFIX, c.desc);
+                }
+                return target != null ? target : mn;
+            }
+        }
+        return mn;
+    }
+
+    private static String unsuffixed(String name) {
+        return name.endsWith(Names.FLOW_SUFFIX) ? name.substring(0, name.length() - Names.FLOW_SUFFIX.length()) : name;
+    }
+
+    /** The first source line of {@code mn}'s body, or -1 without line numbers. */
+    private static int firstLine(MethodNode mn) {
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof LineNumberNode) {
+                return ((LineNumberNode) i).line;
+            }
+        }
+        return -1;
     }
 
     /** Makes classes whose {@code call()} or {@code run()} can suspend into flow entry points. */

@@ -11,6 +11,7 @@ final class Names {
     static final String FLOW_TASK = "dev/flow/internal/FlowTask";
     static final String FLOW_STATE = "dev/flow/internal/FlowState";
     static final String PINS = "dev/flow/internal/Pins";
+    static final String CLASS_INIT = "dev/flow/loader/internal/ClassInit";
     /** Flow classes every loader defines its own instrumented copy of. */
     static final Set<String> COPIED = Set.of(AWAITS, PRIMITIVE_AWAITS, FLOW_ROOT);
     static final String FLOW_SUFFIX = "$flow";

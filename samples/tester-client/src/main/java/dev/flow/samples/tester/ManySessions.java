@@ -13,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,7 +46,7 @@ public final class ManySessions {
                      .scheduler(scheduler)
                      .config(TransportConfig.builder().maxLineLength(1024).build())
                      .backlog(4096)
-                     .handler(t -> loader.newInstance(Callable.class, "dev.flow.samples.tester.server.LineEchoHandler", t))
+                     .handler(loader, "dev.flow.samples.tester.server.LineEchoHandler")
                      .start(new InetSocketAddress("127.0.0.1", 0))) {
             int port = ((InetSocketAddress) server.localAddress()).getPort();
             String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";

@@ -1,0 +1,302 @@
+package dev.flow.bench.soak;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
+
+/**
+ * The kinds of client the soak runs, each a blocking-socket behaviour on 127.0.0.1 with the outcome it
+ * expects from the server. A behaviour throws {@link Unexpected} (or an {@link IOException}) when the
+ * server does not do what it should; it runs on the client thread that calls it, which counts its
+ * outcome in a {@link Tally}.
+ */
+enum Peer {
+    /** Echoes 50 lines, reads a 64 KiB blob, sends QUIT and expects the server to close. */
+    ECHO(8, 0),
+    /** Sends one byte per 100 ms without a newline: the line timeout must close the session. */
+    SLOW(3, 0),
+    /** Sends half a line, then resets (SO_LINGER 0 close). */
+    RESET_MID_LINE(2, 20),
+    /** Asks for an 8 MiB blob, reads 32 KiB of it, then resets. */
+    RESET_MID_RESPONSE(2, 20),
+    /** Asks for a 64 MiB blob and stops reading: the write timeout must close the session. */
+    STOP_READING(2, 0),
+    /** Sends a line 4 times the limit: the server must close the session without an answer. */
+    LONG_LINE(2, 20),
+    /** Opens a batch of connections and sends nothing: the idle timeout must close each. */
+    IDLE(2, 0);
+
+    private static final int CONNECT_TIMEOUT_MS = 5_000;
+    private static final long SLACK_MS = 5_000;
+
+    /** Client threads of this kind at scale 1. */
+    final int threads;
+    /** Pause after each round, in ms, so that a kind that ends fast does not flood the server with connections. */
+    final int pauseMs;
+
+    Peer(int threads, int pauseMs) {
+        this.threads = threads;
+        this.pauseMs = pauseMs;
+    }
+
+    /** Thrown when the server's behaviour is not the expected one. */
+    static final class Unexpected extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unexpected(String message) {
+            super(message);
+        }
+    }
+
+    /** The outcomes of one kind of peer in one soak run, in connections. Thread-safe. */
+    static final class Tally {
+        final AtomicLong ok = new AtomicLong();
+        final AtomicLong cutByRestart = new AtomicLong();
+        final AtomicLong bad = new AtomicLong();
+        /** The longest time, in ms, the server took to close a session the peer expects it to close; -1 if never. */
+        final LongAccumulator maxCutMs = new LongAccumulator(Math::max, -1);
+    }
+
+    /**
+     * Runs one round of this behaviour against the server at {@code address}. Returns how long the
+     * server took to close a session this kind expects it to close, in ms, or -1 for kinds that close
+     * themselves.
+     */
+    long runOnce(InetSocketAddress address, SoakOptions o, String id) throws IOException, Unexpected,
+            InterruptedException {
+        switch (this) {
+            case ECHO:
+                echo(address, id);
+                return -1;
+            case SLOW:
+                return slow(address, o);
+            case RESET_MID_LINE:
+                resetMidLine(address, id);
+                return -1;
+            case RESET_MID_RESPONSE:
+                resetMidResponse(address);
+                return -1;
+            case STOP_READING:
+                stopReading(address, o);
+                return -1;
+            case LONG_LINE:
+                return longLine(address, o);
+            default:
+                return idle(address, o);
+        }
+    }
+
+    /** The connections one round opens: {@code idleBatch} for {@link #IDLE}, else 1. */
+    int connectionsPerRound(SoakOptions o) {
+        return this == IDLE ? o.idleBatch : 1;
+    }
+
+    private static Socket connect(InetSocketAddress address, int receiveBuffer) throws IOException {
+        Socket s = new Socket();
+        try {
+            if (receiveBuffer > 0) {
+                s.setReceiveBufferSize(receiveBuffer);
+            }
+            s.setTcpNoDelay(true);
+            s.connect(address, CONNECT_TIMEOUT_MS);
+            s.setSoTimeout(10_000);
+            return s;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private static void echo(InetSocketAddress address, String id) throws IOException, Unexpected, InterruptedException {
+        try (Socket s = connect(address, 0)) {
+            InputStream in = new BufferedInputStream(s.getInputStream());
+            OutputStream out = s.getOutputStream();
+            for (int i = 0; i < 50; i++) {
+                String line = "echo " + id + " " + i + " \u00e9\u20ac";
+                out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                String back = readLine(in);
+                if (!line.equals(back)) {
+                    throw new Unexpected("echo: sent \"" + line + "\", got \"" + back + "\"");
+                }
+                Thread.sleep(1);
+            }
+            int blob = 64 * 1024;
+            out.write(("BLOB " + blob + "\n").getBytes(StandardCharsets.US_ASCII));
+            byte[] b = in.readNBytes(blob);
+            String end = readLine(in);
+            if (b.length != blob || !"".equals(end)) {
+                throw new Unexpected("echo: BLOB " + blob + " returned " + b.length + " bytes then \"" + end + "\"");
+            }
+            out.write("QUIT\n".getBytes(StandardCharsets.US_ASCII));
+            if (in.read() != -1) {
+                throw new Unexpected("echo: data after QUIT");
+            }
+        }
+    }
+
+    /** Returns the ms the server took to cut the peer. */
+    private static long slow(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected {
+        try (Socket s = connect(address, 0)) {
+            long start = System.nanoTime();
+            long limitMs = o.lineTimeout.toMillis() + SLACK_MS;
+            while (true) {
+                try {
+                    s.getOutputStream().write('z');
+                } catch (IOException closed) {
+                    break;
+                }
+                if (closedWithin(s, 100)) {
+                    break;
+                }
+                if (elapsedMs(start) > limitMs) {
+                    throw new Unexpected("slow peer: not cut after " + elapsedMs(start) + " ms (line timeout "
+                            + o.lineTimeout.toMillis() + " ms)");
+                }
+            }
+            return elapsedMs(start);
+        }
+    }
+
+    private static void resetMidLine(InetSocketAddress address, String id) throws IOException {
+        try (Socket s = connect(address, 0)) {
+            s.getOutputStream().write(("half a line from " + id).getBytes(StandardCharsets.US_ASCII));
+            s.setSoLinger(true, 0);
+        }
+    }
+
+    private static void resetMidResponse(InetSocketAddress address) throws IOException, Unexpected {
+        try (Socket s = connect(address, 0)) {
+            s.getOutputStream().write("BLOB 8388608\n".getBytes(StandardCharsets.US_ASCII));
+            int got = s.getInputStream().readNBytes(32 * 1024).length;
+            if (got != 32 * 1024) {
+                throw new Unexpected("reset mid-response: only " + got + " bytes of the blob before end of stream");
+            }
+            s.setSoLinger(true, 0);
+        }
+    }
+
+    private static void stopReading(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected,
+            InterruptedException {
+        long blob = 64L << 20;
+        try (Socket s = connect(address, 8 * 1024)) {
+            s.getOutputStream().write(("BLOB " + blob + "\n").getBytes(StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
+            Thread.sleep(o.writeTimeout.toMillis() + 3_000);
+            long got = drain(s, o.writeTimeout.toMillis() + SLACK_MS);
+            if (got < 0) {
+                throw new Unexpected("stop reading: session still open " + elapsedMs(start) + " ms after the peer "
+                        + "stopped reading (write timeout " + o.writeTimeout.toMillis() + " ms)");
+            }
+            if (got >= blob) {
+                throw new Unexpected("stop reading: the whole " + blob + "-byte blob was sent; the write never timed out");
+            }
+        }
+    }
+
+    /** Returns the ms the server took to close the session. */
+    private static long longLine(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected {
+        try (Socket s = connect(address, 0)) {
+            byte[] line = new byte[o.maxLineLength * 4 + 1];
+            Arrays.fill(line, (byte) 'y');
+            line[line.length - 1] = '\n';
+            long start = System.nanoTime();
+            try {
+                s.getOutputStream().write(line);
+            } catch (IOException closed) {
+                // the server may close before it has read the whole line
+            }
+            long got = drain(s, SLACK_MS);
+            if (got != 0) {
+                throw new Unexpected("long line: " + (got < 0 ? "session not closed" : got + " bytes of answer"));
+            }
+            return elapsedMs(start);
+        }
+    }
+
+    /** Returns the ms the server took to close the whole batch. */
+    private static long idle(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected {
+        Socket[] batch = new Socket[o.idleBatch];
+        try {
+            long start = System.nanoTime();
+            for (int i = 0; i < batch.length; i++) {
+                batch[i] = connect(address, 0);
+            }
+            // idle detection works in whole seconds, checked about once a second
+            long limitMs = o.idleTimeout.toMillis() + 2_000 + SLACK_MS;
+            for (Socket s : batch) {
+                long got = drain(s, Math.max(1, limitMs - elapsedMs(start)));
+                if (got != 0) {
+                    throw new Unexpected("idle: " + (got < 0 ? "connection not closed after " + elapsedMs(start) + " ms"
+                            : got + " bytes received") + " (idle timeout " + o.idleTimeout.toMillis() + " ms)");
+                }
+            }
+            return elapsedMs(start);
+        } finally {
+            for (Socket s : batch) {
+                if (s != null) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /** Whether the peer closed or reset the connection within {@code ms}. */
+    private static boolean closedWithin(Socket s, int ms) throws IOException {
+        return drain(s, ms) >= 0;
+    }
+
+    /**
+     * Reads and discards until the server closes or resets the connection; returns the bytes read,
+     * or -1 if it is still open after {@code ms}.
+     */
+    private static long drain(Socket s, long ms) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        byte[] buf = new byte[64 * 1024];
+        long total = 0;
+        InputStream in = s.getInputStream();
+        while (true) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                return -1;
+            }
+            s.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+            int n;
+            try {
+                n = in.read(buf);
+            } catch (SocketTimeoutException e) {
+                return -1;
+            } catch (IOException reset) {
+                return total;
+            }
+            if (n < 0) {
+                return total;
+            }
+            total += n;
+        }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int c; (c = in.read()) != '\n'; ) {
+            if (c < 0) {
+                return null;
+            }
+            line.write(c);
+        }
+        return line.toString(StandardCharsets.UTF_8);
+    }
+
+    private static long elapsedMs(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+}

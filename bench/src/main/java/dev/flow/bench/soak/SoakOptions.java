@@ -1,0 +1,91 @@
+package dev.flow.bench.soak;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The soak's options, parsed once from {@code --key value} or {@code --key=value} arguments. Unknown
+ * options and out-of-range values are errors naming the option. Immutable.
+ */
+public final class SoakOptions {
+    /** Length of the load phase, {@code --seconds}; default 60. */
+    final int seconds;
+    /** Server restarts (close under load, start again) every {@code --restart-every} seconds; default 20, 0 = never. */
+    final int restartEvery;
+    /** Progress line every {@code --report-every} seconds; default 5. */
+    final int reportEvery;
+    /** Sync mode (thread per session) instead of continuation mode, {@code --sync}. */
+    final boolean sync;
+    /** Scheduler workers, {@code --workers}; default 2. */
+    final int workers;
+    /** Multiplies the number of client threads of every kind, {@code --scale}; default 1. */
+    final int scale;
+    /** Connections each idle client opens at once, {@code --idle-batch}; default 20. */
+    final int idleBatch;
+    final int maxSessions = 1024;
+    final long inputBudgetBytes = 16L << 20;
+    final int maxLineLength = 1024;
+    final Duration lineTimeout = Duration.ofSeconds(1);
+    final Duration idleTimeout = Duration.ofSeconds(2);
+    final Duration writeTimeout = Duration.ofSeconds(1);
+
+    private SoakOptions(Map<String, String> v) {
+        this.seconds = intOption(v, "seconds", 60, 1, 86_400);
+        this.restartEvery = intOption(v, "restart-every", 20, 0, 86_400);
+        this.reportEvery = intOption(v, "report-every", 5, 1, 3_600);
+        this.workers = intOption(v, "workers", 2, 1, 64);
+        this.scale = intOption(v, "scale", 1, 1, 20);
+        this.idleBatch = intOption(v, "idle-batch", 20, 1, 200);
+        this.sync = v.remove("sync") != null;
+        if (!v.isEmpty()) {
+            throw new IllegalArgumentException("options: " + v.keySet() + " (expected: seconds, restart-every, "
+                    + "report-every, sync, workers, scale, idle-batch)");
+        }
+    }
+
+    /** Parses {@code args}; {@code --sync} takes no value. */
+    public static SoakOptions parse(String... args) {
+        Map<String, String> v = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                throw new IllegalArgumentException("argument: " + a + " (expected: --option [value])");
+            }
+            int eq = a.indexOf('=');
+            if (eq > 0) {
+                v.put(a.substring(2, eq), a.substring(eq + 1));
+            } else if (a.equals("--sync")) {
+                v.put("sync", "true");
+            } else if (i + 1 < args.length) {
+                v.put(a.substring(2), args[++i]);
+            } else {
+                throw new IllegalArgumentException("option " + a + ": no value (expected: " + a + " N)");
+            }
+        }
+        return new SoakOptions(v);
+    }
+
+    private static int intOption(Map<String, String> v, String key, int dflt, int min, int max) {
+        String s = v.remove(key);
+        if (s == null) {
+            return dflt;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + ": " + s + " (expected: an integer)", e);
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException("--" + key + ": " + n + " (expected: " + min + ".." + max + ")");
+        }
+        return n;
+    }
+
+    @Override
+    public String toString() {
+        return "--seconds " + seconds + " --restart-every " + restartEvery + " --report-every " + reportEvery
+                + (sync ? " --sync" : " --workers " + workers) + " --scale " + scale + " --idle-batch " + idleBatch;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.flow.bench.soak.handlers;
+
+import dev.flow.Transport;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+
+/**
+ * The server side of the soak protocol in plain blocking style. Per line: {@code BLOB n} writes
+ * {@code n} bytes {@code 'x'} then an empty line; {@code QUIT} ends the session; anything else is
+ * echoed. Loaded through the {@code ContinuationClassLoader} in continuation mode, normally in sync
+ * mode. One instance per session, called on one thread at a time.
+ */
+public final class SoakHandler implements Callable<Long> {
+    private static final int CHUNK = 16 * 1024;
+
+    private final Transport transport;
+    private final byte[] chunk = new byte[CHUNK];
+
+    /** Creates the handler of one session. */
+    public SoakHandler(Transport transport) {
+        this.transport = transport;
+        Arrays.fill(chunk, (byte) 'x');
+    }
+
+    /** Serves the session until {@code QUIT} or end of stream; returns the number of requests. */
+    @Override
+    public Long call() throws IOException {
+        long requests = 0;
+        String line;
+        while ((line = transport.readLine()) != null) {
+            if (line.equals("QUIT")) {
+                return requests;
+            }
+            if (line.startsWith("BLOB ")) {
+                long left = Long.parseLong(line.substring(5));
+                while (left > 0) {
+                    int n = (int) Math.min(left, CHUNK);
+                    transport.write(chunk, 0, n);
+                    left -= n;
+                }
+                transport.writeLine("");
+                transport.flush();
+            } else {
+                transport.writeLine(line);
+            }
+            requests++;
+        }
+        return requests;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.flow.loader;
+
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.UnsuspendableFrameException;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A strict refusal names the class, the method (the source method, not a bridge), the line and the
+ * reason, for every kind of site: callbacks from JDK code into overrides and lambdas included.
+ */
+class PinSiteMessageTest {
+
+    private static final String CALLBACK = "it is called back through an uninstrumented frame \\(a JDK or out-of-scope caller\\)";
+    private static final ContinuationClassLoader STRICT =
+            ContinuationClassLoader.builder().include("flowtest.conformance").strict(true).build();
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '#', value = {
+        "dispatch.ForEachWithInScopeConsumer# dispatch\\.ForEachWithInScopeConsumer\\$Sum\\.accept\\(Ljava/lang/Integer;\\)V \\(line 16\\): CALLBACK",
+        "dispatch.SortWithAwaitingComparator# dispatch\\.ComparatorThroughInterface\\$RemoteOrder\\.compare"
+                + "\\(Ljava/lang/Integer;Ljava/lang/Integer;\\)I \\(line 16\\): CALLBACK",
+        "dispatch.BufferedAwaitingStream# dispatch\\.AwaitingInputStream\\.read\\(\\)I \\(line 17\\): CALLBACK",
+        "pins.CallbackAwaitsCompleted# pins\\.CallbackAwaitsCompleted\\.\\S+ \\(line 13\\): CALLBACK",
+        "pins.ConstructorAwaitsCompleted# pins\\.ConstructorAwaitsCompleted\\$Greeting\\.<init>\\(\\)V \\(line 13\\): "
+                + "constructors cannot be suspended",
+        "pins.MonitorAwaitsCompleted# pins\\.MonitorAwaitsCompleted\\.call\\(\\)Ljava/lang/Object; \\(line 13\\): "
+                + "a synchronized block holds a monitor",
+        "pins.SynchronizedMethodAwaitsCompleted# pins\\.SynchronizedMethodAwaitsCompleted\\.locked\\(\\)Ljava/lang/String; "
+                + "\\(line 10\\): a synchronized method holds its monitor"})
+    void strictRefusalNamesClassMethodLineAndReason(String fixture, String site) {
+        ExecutionException e;
+        try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("sites").build()) {
+            FlowHandle<Object> h = s.submit(STRICT.newInstance(Callable.class, "flowtest.conformance." + fixture));
+            e = assertThrows(ExecutionException.class, () -> h.get(Duration.ofSeconds(10)));
+            TestSupport.awaitIdle(s);
+        }
+        Throwable cause = e.getCause();
+        while (!(cause instanceof UnsuspendableFrameException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        assertInstanceOf(UnsuspendableFrameException.class, cause, () -> "refused: " + e.getCause());
+        String message = cause.getMessage();
+        String expected = "cannot suspend at flowtest\\.conformance\\." + site.replace("CALLBACK", CALLBACK);
+        assertTrue(Pattern.matches(expected, message), () -> message + "\n  expected: " + expected);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.flow.FlowScheduler;
+import dev.flow.TransportConfig;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * How sessions that end by a fault are counted, whichever of the handler and MINA's events comes
+ * first. A peer that resets while the server writes is the peer's doing: MINA fails the queued writes
+ * with {@code WriteToClosedSessionException} before it reports the session closed. An idle timeout is
+ * a timeout, although the transport reports it to the handler as a failed connection and MINA reports
+ * the session closed.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FlowServerSessionOutcomeTest {
+
+    private static final int SESSIONS = 60;
+    private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+
+    private final Queue<Throwable> reported = new ConcurrentLinkedQueue<>();
+    private final List<FlowServer> servers = new ArrayList<>();
+    private final FlowScheduler scheduler = FlowScheduler.builder().workers(2).name("peer-reset").build();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        Teardown.closeAll(FlowConnector.builder().build(), servers, scheduler);
+    }
+
+    @Test
+    void peerResetDuringResponseCountsAsClosedByPeerInContinuationMode() throws Exception {
+        assertResetsAreThePeersDoing(FlowServer.builder().scheduler(scheduler));
+    }
+
+    @Test
+    void peerResetDuringResponseCountsAsClosedByPeerInSyncMode() throws Exception {
+        assertResetsAreThePeersDoing(FlowServer.builder().threadPerSession());
+    }
+
+    @Test
+    void idleTimeoutCountsAsTimedOutNotAsFailureOrPeer() throws Exception {
+        FlowServer server = FlowServer.builder().scheduler(scheduler)
+                .config(TransportConfig.builder().idleTimeout(Duration.ofSeconds(1)).build())
+                .handler(LOADER, "flowtest.mina.LineEcho", new ConcurrentLinkedQueue<String>())
+                .onFailure((t, e) -> reported.add(e))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < SESSIONS; i++) {
+                Socket s = new Socket();
+                idle.add(s);
+                s.connect(server.localAddress(), 5_000);
+            }
+            Conditions.await("every session to end", () -> ended(server.stats()) == SESSIONS,
+                    () -> server.stats().toString());
+        } finally {
+            for (Socket s : idle) {
+                s.close();
+            }
+        }
+        SessionStats s = server.stats();
+        assertEquals(List.of(), new ArrayList<>(reported), s.toString());
+        assertEquals(SESSIONS, s.timedOut(), s.toString());
+    }
+
+    private void assertResetsAreThePeersDoing(FlowServer.Builder b) throws Exception {
+        FlowServer server = b.handler(LOADER, "flowtest.mina.Streamer")
+                .onFailure((t, e) -> reported.add(e))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        for (int i = 0; i < SESSIONS; i++) {
+            resetAfterSomeOfTheResponse(server);
+        }
+        Conditions.await("every session to end", () -> ended(server.stats()) == SESSIONS, () -> server.stats().toString());
+        SessionStats s = server.stats();
+        assertEquals(List.of(), new ArrayList<>(reported), s.toString());
+        assertEquals(SESSIONS, s.closedByPeer(), s.toString());
+        assertEquals(0, s.failed(), s.toString());
+    }
+
+    private static void resetAfterSomeOfTheResponse(FlowServer server) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(server.localAddress(), 5_000);
+            s.setSoTimeout(10_000);
+            int got = s.getInputStream().readNBytes(32 * 1024).length;
+            assertEquals(32 * 1024, got);
+            s.setSoLinger(true, 0);
+        }
+    }
+
+    private static long ended(SessionStats s) {
+        return s.completed() + s.closedByPeer() + s.timedOut() + s.failed() + s.stopped() + s.rejected();
+    }
+
+}

@@ -1,0 +1,117 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.TransportConfig;
+import dev.flow.UnsuspendableFrameException;
+import dev.flow.internal.Pins;
+import dev.flow.loader.ContinuationClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@code InputStream}/{@code OutputStream} views of a transport in continuation mode: used
+ * directly from loaded code they suspend; behind a JDK decorator they pin (warn once per site, or
+ * refuse in strict mode).
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class StreamViewTest {
+
+    private static final ContinuationClassLoader STRICT = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+    private static final ContinuationClassLoader LENIENT = ContinuationClassLoader.builder()
+            .include("flowtest.mina").build();
+
+    private final FlowScheduler scheduler = FlowScheduler.builder()
+            .workers(1).policy(SuspendPolicy.immediately()).name("stream-view-test").build();
+    private final Pairs pairs = new Pairs();
+
+    @AfterEach
+    void release() throws Exception {
+        try {
+            pairs.close();
+            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        } finally {
+            scheduler.close();
+            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        }
+    }
+
+    private FlowHandle<?> start(ContinuationClassLoader loader, String op, MinaTransport t) {
+        Callable<?> task = loader.newInstance(Callable.class, "flowtest.mina.StreamOps", op, t);
+        return scheduler.submit(task);
+    }
+
+    private static Object result(FlowHandle<?> h) throws Exception {
+        return h.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void inputStreamReadFromLoadedCodeSuspendsTheFlow() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        FlowHandle<?> h = start(STRICT, "read4", p.transport);
+        Conditions.await("the flow to suspend in read", () -> scheduler.stats().suspended() == 1,
+                () -> scheduler.stats().toString());
+        p.peer.write("ab".getBytes(StandardCharsets.US_ASCII));
+        p.peer.write("cd".getBytes(StandardCharsets.US_ASCII));
+        assertEquals("4:abcd", result(h));
+    }
+
+    @Test
+    void streamViewsBatchRepliesByFlushingWhenInputRunsDry() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        p.peer.write("112233".getBytes(StandardCharsets.US_ASCII));
+        Conditions.await("the input to be buffered", () -> p.transport.available() == 6);
+        FlowHandle<?> h = start(STRICT, "echoUntilDry", p.transport);
+        assertEquals(1, result(h), "one flush for three pipelined requests");
+        assertArrayEquals("112233".getBytes(StandardCharsets.US_ASCII), p.peer.readExactly(6));
+    }
+
+    @Test
+    void dataInputStreamOverTheViewPinsTheFlowAndWarnsOncePerSite() throws Exception {
+        for (int round = 0; round < 2; round++) {
+            Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+            FlowHandle<?> h = start(LENIENT, "readInt", p.transport);
+            Conditions.await("the flow to block its worker", () -> scheduler.stats().running() == 1,
+                    () -> scheduler.stats().toString());
+            assertEquals(0, scheduler.stats().suspended(), "a wait behind DataInputStream cannot suspend");
+            p.peer.write(new byte[] {0, 0, 1, 2});
+            assertEquals(258, result(h));
+        }
+        List<String> mine = Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.StreamOps.call"))
+                .collect(Collectors.toList());
+        assertEquals(1, mine.size(), "one warning for the site: " + mine);
+        assertTrue(mine.get(0).contains("blocking the worker thread"), mine.get(0));
+    }
+
+    @Test
+    void dataInputStreamOverTheViewIsRefusedInStrictMode() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        FlowHandle<?> h = start(STRICT, "readInt", p.transport);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> result(h));
+        assertInstanceOf(UnsuspendableFrameException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("flowtest.mina.StreamOps.call"), e.getCause().getMessage());
+    }
+
+    @Test
+    void inputStreamReadOutsideAFlowBlocks() throws Exception {
+        Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
+        p.peer.write(new byte[] {42});
+        assertEquals(42, p.transport.inputStream().read());
+    }
+}

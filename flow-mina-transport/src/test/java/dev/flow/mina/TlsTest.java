@@ -1,0 +1,222 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.Transport;
+import dev.flow.TransportConfig;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
+import org.apache.mina.core.session.IoSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * TLS through MINA's {@code SslFilter}: a self-signed certificate made by the JDK's {@code keytool} in
+ * a temporary directory, the JDK's own TLS client ({@link SSLSocket}) against {@link FlowServer} in sync
+ * and continuation mode, and {@link FlowConnector} against the JDK's TLS server.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TlsTest {
+
+    private static final char[] PASSWORD = "test-only".toCharArray();
+    private static final InetSocketAddress ANY_LOOPBACK_PORT = new InetSocketAddress(Pairs.LOOPBACK, 0);
+    private static SSLContext serverContext;
+    private static SSLContext clientContext;
+
+    private final List<FlowServer> servers = new ArrayList<>();
+    private final Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+    private FlowScheduler scheduler;
+
+    @BeforeAll
+    static void makeSelfSignedCertificate(@TempDir Path dir) throws Exception {
+        Path store = dir.resolve("server.p12");
+        String keytool = System.getProperty("java.home") + File.separator + "bin" + File.separator + "keytool";
+        Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "flow-test", "-keyalg", "EC",
+                "-groupname", "secp256r1", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+                "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(),
+                "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("keytool.log").toFile()).start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "keytool did not finish within 30 s");
+        assertEquals(0, p.exitValue(), () -> "keytool failed: " + read(dir.resolve("keytool.log")));
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            ks.load(in, PASSWORD);
+        }
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, PASSWORD);
+        serverContext = SSLContext.getInstance("TLS");
+        serverContext.init(kmf.getKeyManagers(), null, null);
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(ks);
+        clientContext = SSLContext.getInstance("TLS");
+        clientContext.init(null, tmf.getTrustManagers(), null);
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    @AfterEach
+    void checkNothingLeaked() throws Exception {
+        for (FlowServer s : servers) {
+            s.close();
+            assertEquals(0, s.openSessions());
+            assertEquals(0, s.stats().failed(), s.stats().toString());
+        }
+        if (scheduler != null) {
+            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+            scheduler.close();
+            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        }
+    }
+
+    /** A JDK TLS client that checks the server's name against the certificate, as HTTPS does. */
+    private static SSLSocket jdkClient(FlowServer server) throws IOException {
+        InetSocketAddress a = (InetSocketAddress) server.localAddress();
+        SSLSocket s = (SSLSocket) clientContext.getSocketFactory().createSocket(a.getAddress(), a.getPort());
+        SSLParameters params = s.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        s.setSSLParameters(params);
+        s.setSoTimeout(10_000);
+        s.startHandshake();
+        return s;
+    }
+
+    private static void echoOverJdkClient(FlowServer server, String text) throws IOException {
+        try (SSLSocket s = jdkClient(server)) {
+            assertTrue(s.getSession().getProtocol().startsWith("TLS"), s.getSession().getProtocol());
+            OutputStream out = s.getOutputStream();
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            for (int i = 0; i < 20; i++) {
+                out.write((text + " " + i + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                assertEquals(text + " " + i, in.readLine());
+            }
+            out.write("quit\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            assertEquals("bye", in.readLine());
+        }
+    }
+
+    @Test
+    void aSyncServerSpeaksTlsToTheJdkClient() throws Exception {
+        FlowServer server = FlowServer.builder().threadPerSession().tls(serverContext)
+                .handler(flowtest.mina.LineEcho.class, outcomes).start(ANY_LOOPBACK_PORT);
+        servers.add(server);
+        echoOverJdkClient(server, "sync");
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        assertEquals(List.of("quit"), List.copyOf(outcomes));
+    }
+
+    @Test
+    void aContinuationServerSpeaksTlsToConcurrentJdkClientsOnOneWorker() throws Exception {
+        scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("tls-test").build();
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.mina").strict(true).build();
+        FlowServer server = FlowServer.builder().scheduler(scheduler).tls(serverContext)
+                .handler(loader, "flowtest.mina.LineEcho", outcomes).start(ANY_LOOPBACK_PORT);
+        servers.add(server);
+        List<CompletableFuture<Void>> clients = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String name = "client-" + i;
+            clients.add(CompletableFuture.runAsync(() -> {
+                try {
+                    echoOverJdkClient(server, name);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }));
+        }
+        for (CompletableFuture<Void> c : clients) {
+            c.get(30, TimeUnit.SECONDS);
+        }
+        Conditions.await("the sessions to complete", () -> server.stats().completed() == 4, () -> server.stats().toString());
+        assertTrue(scheduler.stats().resumed() >= 4, "each session flow suspended waiting for input: " + scheduler.stats());
+    }
+
+    @Test
+    void aFlowConnectorSpeaksTlsToTheJdkServer() throws Exception {
+        try (SSLServerSocket jdkServer = (SSLServerSocket) serverContext.getServerSocketFactory()
+                .createServerSocket(0, 4, Pairs.LOOPBACK);
+             FlowConnector connector = FlowConnector.builder().tls(clientContext).ioProcessors(1)
+                     .config(TransportConfig.builder().readTimeout(Duration.ofSeconds(10)).build()).build()) {
+            CompletableFuture<String> served = CompletableFuture.supplyAsync(() -> {
+                try (SSLSocket s = (SSLSocket) jdkServer.accept()) {
+                    s.setSoTimeout(10_000);
+                    BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+                    String line = in.readLine();
+                    s.getOutputStream().write(("tls: " + line + "\n").getBytes(StandardCharsets.UTF_8));
+                    s.getOutputStream().flush();
+                    return s.getSession().getProtocol();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            try (Transport t = connector.connect(new InetSocketAddress(Pairs.LOOPBACK, jdkServer.getLocalPort()))) {
+                t.writeLine("hello");
+                assertEquals("tls: hello", t.readLine());
+            }
+            assertTrue(served.get(10, TimeUnit.SECONDS).startsWith("TLS"));
+        }
+    }
+
+    @Test
+    void aFlowConnectorAndAFlowServerTalkTlsThroughAnAddedFilter() throws Exception {
+        AtomicLong received = new AtomicLong();
+        FlowServer server = FlowServer.builder().threadPerSession().tls(serverContext)
+                .filter("count", new IoFilterAdapter() {
+                    @Override
+                    public void messageReceived(NextFilter next, IoSession session, Object message) {
+                        received.addAndGet(((IoBuffer) message).remaining());
+                        next.messageReceived(session, message);
+                    }
+                })
+                .handler(flowtest.mina.LineEcho.class, outcomes).start(ANY_LOOPBACK_PORT);
+        servers.add(server);
+        try (FlowConnector connector = FlowConnector.builder().tls(clientContext).ioProcessors(1)
+                .config(TransportConfig.builder().readTimeout(Duration.ofSeconds(10)).build()).build();
+             Transport t = connector.connect(server.localAddress())) {
+            t.writeLine("through the chain");
+            assertEquals("through the chain", t.readLine());
+            t.writeLine("quit");
+            assertEquals("bye", t.readLine());
+        }
+        assertEquals("through the chain\nquit\n".length(), received.get(),
+                "the added filter, after TLS, sees the decrypted bytes");
+    }
+}
