@@ -390,6 +390,7 @@ public abstract class TransportContractTest {
     void writeLineEncodesWithConfiguredCharset(Access access) throws Exception {
         Connection c = open(TransportConfig.builder().charset(StandardCharsets.ISO_8859_1).build());
         writeLine(access, c, "caf\u00e9");
+        flush(access, c);
         assertArrayEquals(new byte[] {'c', 'a', 'f', (byte) 0xe9, '\n'}, c.peer().readExactly(5));
     }
 
@@ -401,6 +402,7 @@ public abstract class TransportContractTest {
         Connection c = open(TransportConfig.DEFAULT);
         writeLine(access, c, "hello");
         writeLine(access, c, "w\u00f6rld \u2713");
+        flush(access, c);
         byte[] expected = "hello\nw\u00f6rld \u2713\n".getBytes(StandardCharsets.UTF_8);
         assertArrayEquals(expected, c.peer().readExactly(expected.length));
     }
@@ -717,7 +719,7 @@ public abstract class TransportContractTest {
      * Runs {@code call} on a new thread and returns once that thread is blocked waiting (or done), so
      * that whatever the test does next happens while the transport waits for input.
      */
-    protected static <T> Future<T> whileBlocked(Callable<T> call) {
+    protected final <T> Future<T> whileBlocked(Callable<T> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
@@ -729,7 +731,7 @@ public abstract class TransportContractTest {
         t.setDaemon(true);
         t.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!result.isDone() && t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
+        while (!result.isDone() && !isWaiting(t)) {
             if (System.nanoTime() - deadline >= 0) {
                 throw new AssertionError("reader neither blocked nor finished within 5 s: " + t.getState());
             }
@@ -737,6 +739,16 @@ public abstract class TransportContractTest {
         }
         assertFalse(result.isDone(), () -> "expected the reader to wait, but it ended: " + result);
         return result;
+    }
+
+    /**
+     * Whether {@code reader} is waiting for input. By default: parked ({@code WAITING} or {@code
+     * TIMED_WAITING}); a transport that waits in a native socket read (state {@code RUNNABLE})
+     * overrides this, e.g. by looking at the reader's stack.
+     */
+    protected boolean isWaiting(Thread reader) {
+        Thread.State s = reader.getState();
+        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
     }
 
     /** The outcome of a {@link #whileBlocked} call, waiting up to 10 seconds. */

@@ -269,7 +269,18 @@ public final class Awaits {
     // ---------------------------------------------------------------- java.io streams
     //
     // Call sites of InputStream/OutputStream methods are suspension points: a Transport's own view
-    // suspends like the transport; any other stream gets the plain call.
+    // suspends like the transport; any other stream gets the plain call. The loader's strict check
+    // by site therefore happens here, for views only: an in-memory stream inside a monitor is fine.
+
+    private static Transport viewed(TransportInputStream in) {
+        Pins.checkAwait();
+        return in.transport();
+    }
+
+    private static Transport viewed(TransportOutputStream out) {
+        Pins.checkAwait();
+        return out.transport();
+    }
 
     /** Replaces {@code InputStream.read()}. */
     public static int inputRead(InputStream in) throws IOException {
@@ -277,7 +288,7 @@ public final class Awaits {
             return in.read();
         }
         byte[] one = new byte[1];
-        int n = read(((TransportInputStream) in).transport(), one, 0, 1);
+        int n = read(viewed((TransportInputStream) in), one, 0, 1);
         return n < 0 ? -1 : one[0] & 0xff;
     }
 
@@ -286,7 +297,7 @@ public final class Awaits {
         if (!(in instanceof TransportInputStream)) {
             return in.read(dst);
         }
-        return read(((TransportInputStream) in).transport(), dst, 0, dst.length);
+        return read(viewed((TransportInputStream) in), dst, 0, dst.length);
     }
 
     /** Replaces {@code InputStream.read(byte[], int, int)}. */
@@ -294,7 +305,7 @@ public final class Awaits {
         if (!(in instanceof TransportInputStream)) {
             return in.read(dst, off, len);
         }
-        return read(((TransportInputStream) in).transport(), dst, off, len);
+        return read(viewed((TransportInputStream) in), dst, off, len);
     }
 
     /** Replaces {@code InputStream.readNBytes(byte[], int, int)}: reads until {@code len} bytes or end of stream. */
@@ -303,7 +314,7 @@ public final class Awaits {
             return in.readNBytes(dst, off, len);
         }
         java.util.Objects.checkFromIndexSize(off, len, dst.length);
-        Transport t = ((TransportInputStream) in).transport();
+        Transport t = viewed((TransportInputStream) in);
         int got = 0;
         while (got < len) {
             int n = read(t, dst, off + got, len - got);
@@ -321,7 +332,7 @@ public final class Awaits {
             out.write(b);
             return;
         }
-        write(((TransportOutputStream) out).transport(), new byte[] {(byte) b}, 0, 1);
+        write(viewed((TransportOutputStream) out), new byte[] {(byte) b}, 0, 1);
     }
 
     /** Replaces {@code OutputStream.write(byte[])}. */
@@ -330,7 +341,7 @@ public final class Awaits {
             out.write(src);
             return;
         }
-        write(((TransportOutputStream) out).transport(), src, 0, src.length);
+        write(viewed((TransportOutputStream) out), src, 0, src.length);
     }
 
     /** Replaces {@code OutputStream.write(byte[], int, int)}. */
@@ -339,7 +350,7 @@ public final class Awaits {
             out.write(src, off, len);
             return;
         }
-        write(((TransportOutputStream) out).transport(), src, off, len);
+        write(viewed((TransportOutputStream) out), src, off, len);
     }
 
     /** Replaces {@code OutputStream.flush()}. */
@@ -348,7 +359,7 @@ public final class Awaits {
             out.flush();
             return;
         }
-        flush(((TransportOutputStream) out).transport());
+        flush(viewed((TransportOutputStream) out));
     }
 
     /**

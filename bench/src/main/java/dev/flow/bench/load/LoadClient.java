@@ -67,15 +67,20 @@ public final class LoadClient {
         public double saturation = 0.90;
         public double connectTimeoutS = 60;
         public boolean progress = true;
+        /** What the connections speak; default the line echo. */
+        public LoadProtocol protocol = LoadProtocol.ECHO;
+        /** Closed loop: requests sent together on each turn (pipelined); the next turn starts when all are answered. */
+        public int pipeline = 1;
 
         boolean closedLoop() {
             return rate <= 0;
         }
 
         String describe() {
-            return closedLoop()
-                    ? String.format(Locale.ROOT, "closed loop, %d connections, think %.1f ms", connections, thinkMs)
-                    : String.format(Locale.ROOT, "open loop, %d connections, %.0f req/s", connections, rate);
+            return protocol.id() + ", " + (closedLoop()
+                    ? String.format(Locale.ROOT, "closed loop, %d connections, think %.1f ms%s", connections, thinkMs,
+                            pipeline > 1 ? ", " + pipeline + " requests pipelined per turn" : "")
+                    : String.format(Locale.ROOT, "open loop, %d connections, %.0f req/s", connections, rate));
         }
     }
 
@@ -314,6 +319,11 @@ public final class LoadClient {
         ByteBuffer pendingOut;
         byte[] line = new byte[128];
         int lineLen;
+        LoadProtocol.Parser parser;
+        /** Body bytes the parser asked for, and how many have arrived. */
+        byte[] body = new byte[64];
+        int bodyNeed;
+        int bodyLen;
         long seqSent;
         long seqRecv;
         /** Send (closed loop) or intended (open loop) times of the outstanding requests, oldest first. */
@@ -375,14 +385,15 @@ public final class LoadClient {
             this.c = c;
             this.interval = interval;
             this.selector = Selector.open();
-            this.scratch = new byte[Math.max(c.payload, 24) + 1];
+            this.scratch = new byte[c.protocol.maxRequestBytes(c.payload) * Math.max(1, c.pipeline)];
             this.thinkNs = (long) (c.thinkMs * 1e6);
             this.intervalNs = c.closedLoop() ? 0 : (long) (c.connections * 1e9 / c.rate);
             this.timeoutNs = (long) (c.timeoutS * 1e9);
         }
 
         void add(Conn k) {
-            k.times = new long[c.closedLoop() ? 1 : c.maxOutstanding];
+            k.times = new long[c.closedLoop() ? c.pipeline : c.maxOutstanding];
+            k.parser = c.protocol.parser(c.payload);
             incoming.add(k);
         }
 
@@ -481,7 +492,7 @@ public final class LoadClient {
             try {
                 if (c.closedLoop()) {
                     if (k.count == 0 && k.nextAt - steadyEnd < 0) {
-                        send(k, now, now);
+                        send(k, c.pipeline, now, now);
                     }
                 } else {
                     sendDue(k, now, true);
@@ -502,7 +513,7 @@ public final class LoadClient {
                     lateSum += now - intended;
                     lateN++;
                 }
-                send(k, intended, now);
+                send(k, 1, intended, now);
                 k.nextAt += intervalNs;
             }
             if (k.count < k.times.length && k.nextAt - steadyEnd < 0 && !k.inTimer) {
@@ -511,17 +522,20 @@ public final class LoadClient {
             }
         }
 
-        private void send(Conn k, long stamp, long now) throws IOException {
+        /** Sends {@code n} requests in one write, all stamped {@code stamp}. */
+        private void send(Conn k, int n, long stamp, long now) throws IOException {
             if (c.closedLoop() && k.lastRecv >= 0 && k.lastRecv - warmEnd >= 0 && k.lastRecv - steadyEnd < 0) {
                 thinkSum += now - k.lastRecv;
                 thinkN++;
             }
-            long seq = ++k.seqSent;
-            int len = format(k.id, seq);
-            int idx = (k.head + k.count) % k.times.length;
-            k.times[idx] = stamp;
-            k.count++;
-            outstanding.increment();
+            int len = 0;
+            for (int i = 0; i < n; i++) {
+                len = c.protocol.request(scratch, len, k.id, ++k.seqSent, c.payload);
+                int idx = (k.head + k.count) % k.times.length;
+                k.times[idx] = stamp;
+                k.count++;
+                outstanding.increment();
+            }
             if (k.pendingOut != null) {
                 ByteBuffer more = ByteBuffer.allocate(k.pendingOut.remaining() + len);
                 more.put(k.pendingOut).put(scratch, 0, len).flip();
@@ -547,37 +561,6 @@ public final class LoadClient {
             }
         }
 
-        /** "id seq xxxx...\n" padded to the payload length. */
-        private int format(int id, long seq) {
-            int p = putNum(scratch, 0, id);
-            scratch[p++] = ' ';
-            p = putNum(scratch, p, seq);
-            scratch[p++] = ' ';
-            while (p < c.payload) {
-                scratch[p++] = 'x';
-            }
-            scratch[p++] = '\n';
-            return p;
-        }
-
-        private static int putNum(byte[] b, int p, long v) {
-            if (v == 0) {
-                b[p] = '0';
-                return p + 1;
-            }
-            int start = p;
-            while (v > 0) {
-                b[p++] = (byte) ('0' + v % 10);
-                v /= 10;
-            }
-            for (int i = start, j = p - 1; i < j; i++, j--) {
-                byte t = b[i];
-                b[i] = b[j];
-                b[j] = t;
-            }
-            return p;
-        }
-
         private void read(Conn k) throws IOException {
             for (int rounds = 0; rounds < 16; rounds++) {
                 readBuf.clear();
@@ -593,17 +576,37 @@ public final class LoadClient {
                 readBuf.flip();
                 readBuf.get(readBytes, 0, n);
                 for (int i = 0; i < n; i++) {
+                    if (k.bodyNeed > 0) {
+                        int take = Math.min(k.bodyNeed - k.bodyLen, n - i);
+                        System.arraycopy(readBytes, i, k.body, k.bodyLen, take);
+                        k.bodyLen += take;
+                        i += take - 1;
+                        if (k.bodyLen == k.bodyNeed) {
+                            k.bodyNeed = 0;
+                            onPart(k, k.parser.body(k.body, k.bodyLen, k.id, k.seqRecv + 1), now);
+                            if (k.failed) {
+                                return;
+                            }
+                        }
+                        continue;
+                    }
                     byte b = readBytes[i];
                     if (b == '\n') {
-                        onLine(k, now);
+                        if (k.count == 0) {
+                            fail(k, "mismatch: a response nobody asked for");
+                            return;
+                        }
+                        int len = k.lineLen > 0 && k.line[k.lineLen - 1] == '\r' && c.protocol != LoadProtocol.ECHO
+                                ? k.lineLen - 1 : k.lineLen;
+                        k.lineLen = 0;
+                        onPart(k, k.parser.line(k.line, len, k.id, k.seqRecv + 1), now);
                         if (k.failed) {
                             return;
                         }
-                        k.lineLen = 0;
                     } else {
                         if (k.lineLen == k.line.length) {
                             if (k.line.length >= 64 * 1024) {
-                                fail(k, "mismatch: echo line longer than 64 KiB");
+                                fail(k, "mismatch: response line longer than 64 KiB");
                                 return;
                             }
                             k.line = Arrays.copyOf(k.line, k.line.length * 2);
@@ -617,18 +620,28 @@ public final class LoadClient {
             }
         }
 
-        private void onLine(Conn k, long now) throws IOException {
-            if (k.count == 0) {
-                fail(k, "mismatch: an echo nobody asked for");
-                return;
+        /** What the parser said of a line or body: the response is complete, goes on, or is wrong. */
+        private void onPart(Conn k, int verdict, long now) throws IOException {
+            if (verdict == LoadProtocol.MISMATCH) {
+                fail(k, "mismatch: " + (c.protocol == LoadProtocol.ECHO ? "echo differs from the request"
+                        : "not the " + c.protocol.id() + " response expected"));
+            } else if (verdict > 0) {
+                if (verdict > 1 << 20) {
+                    fail(k, "mismatch: response body of " + verdict + " bytes (expected: <= 1 MiB)");
+                    return;
+                }
+                if (k.body.length < verdict) {
+                    k.body = new byte[verdict];
+                }
+                k.bodyNeed = verdict;
+                k.bodyLen = 0;
+            } else if (verdict == LoadProtocol.COMPLETE) {
+                onResponse(k, now);
             }
-            long expectSeq = k.seqRecv + 1;
-            int len = format(k.id, expectSeq) - 1;
-            if (len != k.lineLen || !Arrays.equals(scratch, 0, len, k.line, 0, len)) {
-                fail(k, "mismatch: echo differs from the request");
-                return;
-            }
-            k.seqRecv = expectSeq;
+        }
+
+        private void onResponse(Conn k, long now) throws IOException {
+            k.seqRecv++;
             long stamp = k.times[k.head];
             k.head = (k.head + 1) % k.times.length;
             k.count--;
@@ -641,9 +654,9 @@ public final class LoadClient {
             }
             k.lastRecv = now;
             if (c.closedLoop()) {
-                if (now - steadyEnd < 0) {
+                if (k.count == 0 && now - steadyEnd < 0) {
                     if (thinkNs == 0) {
-                        send(k, now, now);
+                        send(k, c.pipeline, now, now);
                     } else {
                         k.nextAt = now + thinkNs;
                         k.inTimer = true;
@@ -703,7 +716,7 @@ public final class LoadClient {
         LoadResult r;
         if (modeName != null) {
             Mode mode = Mode.parse(modeName);
-            try (ServerProcess sp = ServerProcess.start(mode, workers, serverJava, serverJvm, System.out)) {
+            try (ServerProcess sp = ServerProcess.start(mode, c.protocol.server(), workers, serverJava, serverJvm, System.out)) {
                 if (sp == null) {
                     System.exit(0);
                     return;
@@ -735,6 +748,11 @@ public final class LoadClient {
         c.littleTolerance = a.getDouble("little-tolerance", c.littleTolerance);
         c.fairnessMin = a.getDouble("fairness-min", c.fairnessMin);
         c.progress = !a.getBool("quiet");
+        c.protocol = LoadProtocol.parse(a.get("protocol", c.protocol.id()));
+        c.pipeline = a.getInt("pipeline", c.pipeline);
+        if (c.pipeline < 1 || c.pipeline > 1024) {
+            throw new IllegalArgumentException("pipeline: " + c.pipeline + " (expected: 1..1024)");
+        }
         if (c.connections < 1 || c.connections > 100_000) {
             throw new IllegalArgumentException("connections: " + c.connections + " (expected: 1..100000)");
         }

@@ -103,7 +103,7 @@ public final class LoadResult {
 
     void evaluate(LoadClient.Config c) {
         checks.clear();
-        checks.add(new Check("responses", requests > 0, requests + " echoes in the steady state"));
+        checks.add(new Check("responses", requests > 0, requests + " responses in the steady state"));
         long errs = errorCount();
         checks.add(new Check("errors", errs == 0, errs == 0 ? "none" : errs + " " + errors));
         checks.add(new Check("ramp-down", lostInRampdown == 0, lostInRampdown == 0
@@ -112,11 +112,13 @@ public final class LoadResult {
             // Z is the think time actually measured (receive to next send); the think-time check below
             // compares it with the intended one. A connection that stalls or dies breaks this one.
             double z = Double.isNaN(actualThinkMs) ? c.thinkMs : actualThinkMs;
+            // with a pipeline of P, each connection keeps P requests in flight per turn
+            double population = (double) connections * c.pipeline;
             double predicted = throughput * (meanMs + z) / 1e3;
-            double dev = connections == 0 ? 0 : Math.abs(predicted - connections) / connections;
+            double dev = connections == 0 ? 0 : Math.abs(predicted - population) / population;
             checks.add(new Check("little's law", dev <= c.littleTolerance, String.format(Locale.ROOT,
-                    "X x (R + Z) = %.0f/s x (%.3f + %.3f) ms = %.1f connections vs %d (%.1f%% off, tolerance %.0f%%)",
-                    throughput, meanMs, z, predicted, connections, dev * 100, c.littleTolerance * 100)));
+                    "X x (R + Z) = %.0f/s x (%.3f + %.3f) ms = %.1f in flight vs %d connections x %d (%.1f%% off, tolerance %.0f%%)",
+                    throughput, meanMs, z, predicted, connections, c.pipeline, dev * 100, c.littleTolerance * 100)));
             double allowed = Math.max(c.thinkTolerance * c.thinkMs, c.thinkFloorMs);
             double over = actualThinkMs - c.thinkMs;
             boolean ok = Double.isNaN(actualThinkMs) || Math.abs(over) <= allowed;

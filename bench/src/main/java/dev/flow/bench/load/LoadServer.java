@@ -3,7 +3,10 @@ package dev.flow.bench.load;
 import dev.flow.FlowScheduler;
 import dev.flow.TransportConfig;
 import dev.flow.bench.VirtualThreads;
-import dev.flow.bench.load.handlers.LineEcho;
+import dev.flow.Transport;
+import dev.flow.samples.http.HttpProtocol;
+import dev.flow.samples.launcher.SampleProtocol;
+import dev.flow.samples.redis.RedisProtocol;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.FlowServer;
 import java.io.BufferedReader;
@@ -15,7 +18,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,14 +33,15 @@ import org.apache.mina.filter.codec.textline.TextLineCodecFactory;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 
 /**
- * The server JVM of the load driver: a line-echo server on 127.0.0.1 in one {@link Mode}.
+ * The server JVM of the load driver: a line-echo server, or the HTTP or RESP sample's session code, on
+ * 127.0.0.1 in one {@link Mode} (the same handler class in every mode; MINA mode is echo only).
  *
  * <p>Prints {@code LISTENING <port> pid=<pid> mode=<mode>} once bound, then serves until its standard
  * input reaches end of stream or a line {@code quit} (so it dies with the client that spawned it),
  * or until {@code --max-seconds} have passed.
  *
  * <pre>
- * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately [--workers=2]
+ * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately [--protocol=echo|http|redis] [--workers=2]
  *      [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  */
@@ -44,12 +51,51 @@ public final class LoadServer implements AutoCloseable {
     static final TransportConfig CONFIG = TransportConfig.builder().maxLineLength(4096).build();
 
     private final Mode mode;
+    private final Served served;
     private final int port;
     private AutoCloseable closer;
     private final AtomicLong failures = new AtomicLong();
 
-    private LoadServer(Mode mode, int workers, int ioProcessors, int port) throws IOException {
+    /**
+     * The session handler a server runs, by protocol: the bench's line echo, or a sample server's session
+     * class with its shared arguments (the same class in every mode).
+     */
+    record Served(String protocol, TransportConfig config, String handlerClass, List<String> loadedPackages,
+            List<Object> shared, boolean strict) {
+
+        /** {@code echo}, {@code http} (the HTTP sample) or {@code redis} (the RESP sample). */
+        static Served of(String protocol) {
+            switch (protocol) {
+                case "echo":
+                    return new Served(protocol, CONFIG, HANDLERS + ".LineEcho", List.of(HANDLERS), List.of(), true);
+                case "http":
+                    return ofSample(protocol, new HttpProtocol());
+                case "redis":
+                    return ofSample(protocol, new RedisProtocol());
+                default:
+                    throw new IllegalArgumentException("protocol: " + protocol + " (expected: echo, http or redis)");
+            }
+        }
+
+        private static Served ofSample(String protocol, SampleProtocol p) {
+            SampleProtocol.Setup setup = p.setup(Map.of());
+            return new Served(protocol, setup.config(), p.handlerClass(), p.loadedPackages(), setup.handlerArgs(), false);
+        }
+
+        /** A new handler for {@code t}, loaded normally (the sync and virtual-thread modes). */
+        Callable<?> newHandler(Transport t) throws ReflectiveOperationException {
+            Object[] args = new Object[shared.size() + 1];
+            args[0] = t;
+            for (int i = 0; i < shared.size(); i++) {
+                args[i + 1] = shared.get(i);
+            }
+            return (Callable<?>) Class.forName(handlerClass).getConstructors()[0].newInstance(args);
+        }
+    }
+
+    private LoadServer(Mode mode, Served served, int workers, int ioProcessors, int port) throws IOException {
         this.mode = mode;
+        this.served = served;
         InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
         switch (mode) {
             case SYNC:
@@ -57,6 +103,9 @@ public final class LoadServer implements AutoCloseable {
                 this.port = startSockets(bind, mode == Mode.VIRTUAL ? virtualFactory() : platformFactory());
                 break;
             case MINA:
+                if (!served.protocol().equals("echo")) {
+                    throw new IllegalArgumentException("mode mina: protocol " + served.protocol() + " (expected: echo)");
+                }
                 this.port = startMina(bind, ioProcessors);
                 break;
             default:
@@ -65,13 +114,18 @@ public final class LoadServer implements AutoCloseable {
     }
 
 
-    /** Starts a server in {@code mode} on 127.0.0.1 and {@code port} (0 = a free port). */
+    /** Starts a line-echo server in {@code mode} on 127.0.0.1 and {@code port} (0 = a free port). */
     public static LoadServer start(Mode mode, int workers, int ioProcessors, int port) throws IOException {
+        return start(mode, "echo", workers, ioProcessors, port);
+    }
+
+    /** Starts a {@code protocol} server ({@code echo}, {@code http}, {@code redis}) in {@code mode} on 127.0.0.1. */
+    public static LoadServer start(Mode mode, String protocol, int workers, int ioProcessors, int port) throws IOException {
         String why = mode.unavailableReason();
         if (why != null) {
             throw new UnsupportedOperationException(why);
         }
-        return new LoadServer(mode, workers, ioProcessors, port);
+        return new LoadServer(mode, Served.of(protocol), workers, ioProcessors, port);
     }
 
     /** The bound port. */
@@ -124,11 +178,11 @@ public final class LoadServer implements AutoCloseable {
     }
 
     private void serve(Socket s) {
-        try (SocketTransport t = new SocketTransport(s, CONFIG)) {
-            new LineEcho(t).call();
+        try (SocketTransport t = new SocketTransport(s, served.config())) {
+            served.newHandler(t).call();
         } catch (SocketException e) {
             // connection reset or closed by the client: the end of a run
-        } catch (IOException e) {
+        } catch (Exception e) {
             failures.incrementAndGet();
             System.err.println("connection failed: " + e);
         }
@@ -163,13 +217,14 @@ public final class LoadServer implements AutoCloseable {
     }
 
     private int startFlow(InetSocketAddress bind, int workers, int ioProcessors) throws IOException {
-        ContinuationClassLoader loader = ContinuationClassLoader.builder().include(HANDLERS).strict(true).build();
-        FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name("echo").build();
+        ContinuationClassLoader loader = ContinuationClassLoader.builder()
+                .include(served.loadedPackages().toArray(new String[0])).strict(served.strict()).build();
+        FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name(served.protocol()).build();
         FlowServer.Builder b = FlowServer.builder()
                 .scheduler(scheduler)
-                .config(CONFIG)
+                .config(served.config())
                 .backlog(4096)
-                .handler(loader, HANDLERS + ".LineEcho");
+                .handler(loader, served.handlerClass(), served.shared().toArray());
         if (ioProcessors > 0) {
             b.ioProcessors(ioProcessors);
         }
@@ -192,6 +247,7 @@ public final class LoadServer implements AutoCloseable {
     public static void main(String[] args) throws Exception {
         Args a = new Args(args);
         Mode mode = Mode.parse(a.get("mode", "continuation-immediately"));
+        String protocol = a.get("protocol", "echo");
         int workers = a.getInt("workers", 2);
         int io = a.getInt("io-processors", 0);
         int port = a.getInt("port", 0);
@@ -202,9 +258,9 @@ public final class LoadServer implements AutoCloseable {
             System.out.println(why);
             System.exit(3);
         }
-        try (LoadServer s = start(mode, workers, io, port)) {
-            System.out.printf(Locale.ROOT, "LISTENING %d pid=%d mode=%s workers=%d jdk=%s%n", s.port(),
-                    ProcessHandle.current().pid(), mode, workers, Runtime.version());
+        try (LoadServer s = start(mode, protocol, workers, io, port)) {
+            System.out.printf(Locale.ROOT, "LISTENING %d pid=%d mode=%s protocol=%s workers=%d jdk=%s%n", s.port(),
+                    ProcessHandle.current().pid(), mode, protocol, workers, Runtime.version());
             System.out.flush();
             Thread watchdog = new Thread(() -> {
                 try {

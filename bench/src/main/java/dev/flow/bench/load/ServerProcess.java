@@ -33,6 +33,12 @@ final class ServerProcess implements AutoCloseable {
      * {@code null}, after printing why, if the mode cannot run on that JVM.
      */
     static ServerProcess start(Mode mode, int workers, String java, String jvmArgs, PrintStream log) throws IOException {
+        return start(mode, "echo", workers, java, jvmArgs, log);
+    }
+
+    /** Like {@link #start(Mode, int, String, String, PrintStream)} for a server of {@code protocol} (echo, http, redis). */
+    static ServerProcess start(Mode mode, String protocol, int workers, String java, String jvmArgs, PrintStream log)
+            throws IOException {
         String exe = java != null ? java : System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         List<String> cmd = new ArrayList<>();
         cmd.add(exe);
@@ -40,7 +46,7 @@ final class ServerProcess implements AutoCloseable {
             cmd.addAll(Arrays.asList(jvmArgs.trim().split("\\s+")));
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), LoadServer.class.getName(),
-                "--mode=" + mode.id(), "--workers=" + workers, "--max-seconds=900"));
+                "--mode=" + mode.id(), "--protocol=" + protocol, "--workers=" + workers, "--max-seconds=900"));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
         Process p = pb.start();

@@ -52,6 +52,7 @@ final class SocketTransport implements Transport {
 
     @Override
     public String readLine(LineTerminator terminator, int maxLength) throws IOException {
+        checkOpen();
         long lineTimeout = config.lineTimeout().toNanos();
         long deadline = 0;
         for (;;) {
@@ -72,7 +73,8 @@ final class SocketTransport implements Transport {
         if (len == 0) {
             return 0;
         }
-        while (buffer.size() == 0) {
+        checkOpen();
+        while (buffer.size() == 0 && !buffer.failed()) {
             if (eof) {
                 return -1;
             }
@@ -81,9 +83,24 @@ final class SocketTransport implements Transport {
         return buffer.read(dst, off, len);
     }
 
+    /** The bytes buffered here plus those the socket can deliver without blocking. */
     @Override
     public int available() {
-        return buffer.size();
+        int inSocket = 0;
+        if (!socket.isClosed() && !eof) {
+            try {
+                inSocket = in.available();
+            } catch (IOException e) {
+                inSocket = 0; // a failed socket has nothing more to offer; the next read reports why
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, (long) buffer.size() + inSocket);
+    }
+
+    private void checkOpen() throws IOException {
+        if (socket.isClosed()) {
+            throw new IOException("transport to " + remoteAddress() + " is closed");
+        }
     }
 
     /** Reads once from the socket into the buffer, flushing pending output first. */
@@ -135,12 +152,14 @@ final class SocketTransport implements Transport {
 
     @Override
     public void writeLine(String s) throws IOException {
+        checkOpen();
         out.write(s.getBytes(config.charset()));
         out.write(separator);
     }
 
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
+        checkOpen();
         out.write(src, off, len);
     }
 

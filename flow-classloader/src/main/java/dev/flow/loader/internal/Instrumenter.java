@@ -666,11 +666,12 @@ public final class Instrumenter {
     /**
      * Rewrites a suspension point; returns the first and last instruction of the new code. A strict
      * loader first calls {@code Pins.checkAwait()}, which refuses the await if the flow is pinned,
-     * whether or not it would block.
+     * whether or not it would block. {@code java.io} stream points are the exception: only a
+     * transport's own views suspend, so their replacements make that check for views themselves.
      */
     private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
         AbstractInsnNode[] range = rewriteCall(mn, c, p);
-        if (!strict) {
+        if (!strict || p.owner().equals("java/io/InputStream") || p.owner().equals("java/io/OutputStream")) {
             return range;
         }
         MethodInsnNode check = new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "checkAwait", "()V", false);

@@ -42,6 +42,30 @@ public final class ModeComparison {
         long delayMs = 0;
         List<String> transports = List.of("vm", "tcp");
         List<String> modes = List.of("sync", "continuation", "after-1ms", "adaptive");
+        boolean latency = true;
+        int latencyTransactions = 300;
+        int latencyDelayMs = 5;
+        boolean warmUpSync = true;
+
+        /**
+         * The latency run: every echoed line delayed, sync on one thread (one transaction at a time)
+         * against continuation on one worker with every transaction in flight.
+         */
+        Options latencyRun() {
+            Options l = new Options();
+            l.transactions = latencyTransactions;
+            l.lines = 4;
+            l.threads = 1;
+            l.concurrency = latencyTransactions;
+            l.workers = 1;
+            l.rounds = 2;
+            l.warmUpSync = false;
+            l.delayMs = latencyDelayMs;
+            l.transports = List.of("vm");
+            l.modes = List.of("sync", "continuation");
+            l.latency = false;
+            return l;
+        }
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -63,6 +87,14 @@ public final class ModeComparison {
                     case "--workers": o.workers = positive(a, v, 1024); break;
                     case "--rounds": o.rounds = positive(a, v, 100); break;
                     case "--delay-ms": o.delayMs = positive(a, v, 10_000) == 0 ? 0 : Long.parseLong(v); break;
+                    case "--latency":
+                        if (!v.equals("on") && !v.equals("off")) {
+                            throw new IllegalArgumentException("--latency: " + v + " (expected: on or off)");
+                        }
+                        o.latency = v.equals("on");
+                        break;
+                    case "--latency-transactions": o.latencyTransactions = positive(a, v, 10_000); break;
+                    case "--latency-delay-ms": o.latencyDelayMs = positive(a, v, 1000); break;
                     case "--transport":
                         o.transports = v.equals("both") ? List.of("vm", "tcp") : List.of(v);
                         for (String t : o.transports) {
@@ -108,9 +140,12 @@ public final class ModeComparison {
         static void usage() {
             System.out.println("usage: ModeComparison [--transactions 1000] [--lines 10] [--threads 1] [--concurrency 1]"
                     + " [--workers 1] [--rounds 5] [--delay-ms 0] [--transport vm|tcp|both (default)]"
-                    + " [--modes sync,continuation,after-1ms,adaptive]");
+                    + " [--modes sync,continuation,after-1ms,adaptive] [--latency on|off] [--latency-transactions 300]"
+                    + " [--latency-delay-ms 5]");
             System.out.println("  --threads: sync client threads; --concurrency: flows in flight on --workers scheduler threads;"
                     + " transactions are split evenly between the clients.");
+            System.out.println("  --latency on (default): then a second table, every echoed line delayed --latency-delay-ms:"
+                    + " sync on 1 thread vs continuation on 1 worker with all --latency-transactions (4 lines each) in flight.");
         }
     }
 
@@ -140,20 +175,41 @@ public final class ModeComparison {
         }
         ContinuationClassLoader loader = ContinuationClassLoader.builder()
                 .include("dev.flow.samples.tester.client").strict(true).build();
+        print(o, measure(o, loader));
+        if (o.latency) {
+            Options l = o.latencyRun();
+            System.out.println();
+            System.out.println("What continuation mode buys: the same client when the peer takes " + l.delayMs
+                    + " ms per line. Sync serves one transaction at a time on its thread; continuation keeps all "
+                    + l.concurrency + " in flight on one worker, each suspended while it waits.");
+            Map<String, List<Run>> r = measure(l, loader);
+            print(l, r);
+            double sync = medianMs(r.get("sync|vm"));
+            double continuation = medianMs(r.get("continuation|vm"));
+            System.out.printf(Locale.ROOT, "Continuation on 1 worker: %.0fx the throughput of sync on 1 thread (%.0f ms vs %.0f ms),"
+                    + " %d suspensions per run; no thread per transaction.%n", sync / continuation, continuation, sync,
+                    r.get("continuation|vm").get(0).suspensions);
+        }
+    }
+
+    /** Runs a warm-up, then {@code o.rounds} interleaved rounds of every mode on every transport. */
+    private static Map<String, List<Run>> measure(Options o, ContinuationClassLoader loader) throws Exception {
         System.out.printf(Locale.ROOT, "Flow mode comparison: %d transactions x %d lines (x2 events); sync on %d thread(s);"
                         + " continuation: %d flow(s) in flight on %d worker(s); delay %d ms per line; %d interleaved rounds"
                         + " after a warm-up; JDK %s, %d cores%n",
                 o.transactions, o.lines, o.threads, o.concurrency, o.workers, o.delayMs, o.rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         Map<String, List<Run>> results = new LinkedHashMap<>();
+        int unit = lcm(o.threads, o.concurrency);
         try (FlowConnector connector = FlowConnector.builder().build()) {
             for (String transport : o.transports) {
                 try (EchoServer server = transport.equals("vm")
                         ? EchoServer.inVm(Duration.ofMillis(o.delayMs)) : EchoServer.tcp(Duration.ofMillis(o.delayMs))) {
                     Connector target = connector.connector(server.address());
                     for (String mode : o.modes) {
-                        run(mode, o, o.transactions / 10 / lcm(o.threads, o.concurrency) * lcm(o.threads, o.concurrency)
-                                + lcm(o.threads, o.concurrency), target, loader);
+                        if (o.warmUpSync || !mode.equals("sync")) {
+                            run(mode, o, o.transactions / 10 / unit * unit + unit, target, loader);
+                        }
                     }
                     for (int r = 0; r < o.rounds; r++) {
                         for (String mode : o.modes) {
@@ -164,7 +220,7 @@ public final class ModeComparison {
                 }
             }
         }
-        print(o, results);
+        return results;
     }
 
     private static Run run(String mode, Options o, int transactions, Connector target, ContinuationClassLoader loader)
@@ -219,8 +275,8 @@ public final class ModeComparison {
     }
 
     private static void print(Options o, Map<String, List<Run>> results) {
-        String header = String.format(Locale.ROOT, "| %-12s | %-9s | %-7s | %12s | %9s | %9s | %8s | %8s | %11s | %11s |",
-                "mode", "transport", "threads", "transactions", "events", "wall ms", "µs/event", "vs sync", "suspensions",
+        String header = String.format(Locale.ROOT, "| %-12s | %-9s | %-7s | %9s | %12s | %9s | %9s | %8s | %8s | %11s | %11s |",
+                "mode", "transport", "threads", "in flight", "transactions", "events", "wall ms", "µs/event", "vs sync", "suspensions",
                 "wall min-max");
         System.out.println();
         System.out.println(header);
@@ -242,14 +298,15 @@ public final class ModeComparison {
             double max = runs.stream().mapToDouble(r -> r.wallNanos / 1e6).max().orElse(0);
             Double sync = syncMedian.get(k[1]);
             String threads = k[0].equals("sync") ? String.valueOf(o.threads) : String.valueOf(o.workers);
-            System.out.printf(Locale.ROOT, "| %-12s | %-9s | %7s | %12d | %9d | %9.1f | %8.2f | %8s | %11d | %11s |%n",
-                    k[0], k[1], threads, o.transactions, any.events, median, median * 1000 / any.events,
-                    sync == null ? "-" : String.format(Locale.ROOT, "%.2fx", median / sync),
+            String inFlight = k[0].equals("sync") ? String.valueOf(o.threads) : String.valueOf(o.concurrency);
+            System.out.printf(Locale.ROOT, "| %-12s | %-9s | %7s | %9s | %12d | %9d | %9.1f | %8.2f | %8s | %11d | %11s |%n",
+                    k[0], k[1], threads, inFlight, o.transactions, any.events, median, median * 1000 / any.events,
+                    sync == null ? "-" : String.format(Locale.ROOT, median / sync < 0.1 ? "%.4fx" : "%.2fx", median / sync),
                     any.suspensions, String.format(Locale.ROOT, "%.0f-%.0f", min, max));
         }
         System.out.println();
-        System.out.println("threads: client threads (sync) or scheduler workers (continuation); suspensions: per run;"
-                + " wall ms: median of the rounds.");
+        System.out.println("threads: client threads (sync) or scheduler workers (continuation); in flight: transactions"
+                + " running at once; suspensions: per run; wall ms: median of the rounds.");
     }
 
     private static int lcm(int a, int b) {

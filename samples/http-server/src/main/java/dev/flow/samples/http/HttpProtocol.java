@@ -1,0 +1,47 @@
+package dev.flow.samples.http;
+
+import dev.flow.TransportConfig;
+import dev.flow.samples.launcher.SampleProtocol;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** The HTTP sample for {@link dev.flow.samples.launcher.SampleServer}: its settings. Immutable. */
+public final class HttpProtocol implements SampleProtocol {
+
+    static final Setting MAX_HEADER = new Setting("max-header-bytes", String.valueOf(8 << 10),
+            "longest request line + header fields, bytes (431 or 414 over it)");
+    static final Setting MAX_BODY = new Setting("max-body-bytes", String.valueOf(1 << 20),
+            "longest request body, bytes (413 over it)");
+    static final Setting MAX_SLEEP = new Setting("max-sleep-ms", "60000", "longest GET /sleep?ms=N");
+    static final Setting IDLE_TIMEOUT = new Setting("idle-timeout-ms", "60000",
+            "close a connection idle that long, 0 = never (whole seconds)");
+
+    @Override
+    public String name() {
+        return "http-server";
+    }
+
+    @Override
+    public String handlerClass() {
+        return "dev.flow.samples.http.protocol.HttpSession";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return List.of(MAX_HEADER, MAX_BODY, MAX_SLEEP, IDLE_TIMEOUT);
+    }
+
+    @Override
+    public Setup setup(Map<String, String> values) {
+        HttpLimits limits = new HttpLimits(MAX_HEADER.intValue(values, 64, 1 << 20),
+                MAX_BODY.intValue(values, 0, Integer.MAX_VALUE - 8), MAX_SLEEP.intValue(values, 0, 3_600_000));
+        TransportConfig config = TransportConfig.builder()
+                .charset(StandardCharsets.ISO_8859_1)
+                .maxLineLength(limits.maxHeaderBytes())
+                .idleTimeout(Duration.ofMillis(IDLE_TIMEOUT.intValue(values, 0, Integer.MAX_VALUE)))
+                .build();
+        return new Setup(config, List.of(limits));
+    }
+}

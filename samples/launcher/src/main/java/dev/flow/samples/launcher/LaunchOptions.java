@@ -1,0 +1,229 @@
+package dev.flow.samples.launcher;
+
+import dev.flow.SuspendPolicy;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The parsed and validated command line of a sample server:
+ * {@code --port P --mode sync|continuation [--workers N] [--policy immediately|after:1ms|adaptive]}
+ * plus the protocol's own settings. Immutable.
+ *
+ * <p>Defaults: port 0 (a free one), mode continuation, 2 workers, policy {@code immediately}, at most
+ * 65,536 sessions at once (more are closed at once). Sync mode runs one thread per session and takes
+ * neither {@code --workers} nor {@code --policy}.
+ */
+public final class LaunchOptions {
+
+    /** How the session handler runs. */
+    public enum Mode {
+        /** Loaded normally: each session runs on a thread of its own and blocks it while it waits. */
+        SYNC,
+        /** Loaded through the {@code ContinuationClassLoader}: sessions suspend while they wait. */
+        CONTINUATION
+    }
+
+    /** The most worker threads, the scheduler's limit. */
+    static final int MAX_WORKERS = 1024;
+    /** The default of {@code --max-sessions}. */
+    static final int DEFAULT_MAX_SESSIONS = 65_536;
+
+    private final int port;
+    private final Mode mode;
+    private final int workers;
+    private final SuspendPolicy policy;
+    private final int maxSessions;
+    private final Map<String, String> settings;
+    private final boolean help;
+
+    private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, int maxSessions,
+            Map<String, String> settings, boolean help) {
+        this.port = port;
+        this.mode = mode;
+        this.workers = workers;
+        this.policy = policy;
+        this.maxSessions = maxSessions;
+        this.settings = Map.copyOf(settings);
+        this.help = help;
+    }
+
+    /**
+     * Parses {@code args}; options take one value each ({@code --port 8080} or {@code --port=8080}).
+     *
+     * @throws IllegalArgumentException naming the option, the value and the expectation
+     */
+    public static LaunchOptions parse(List<SampleProtocol.Setting> protocolSettings, String... args) {
+        int port = 0;
+        Mode mode = Mode.CONTINUATION;
+        Integer workers = null;
+        SuspendPolicy policy = null;
+        int maxSessions = DEFAULT_MAX_SESSIONS;
+        Map<String, String> settings = new LinkedHashMap<>();
+        boolean help = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--help") || a.equals("-h")) {
+                help = true;
+                continue;
+            }
+            if (!a.startsWith("--")) {
+                throw new IllegalArgumentException("argument: " + a + " (expected: an option such as --port; see --help)");
+            }
+            String name = a.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                throw new IllegalArgumentException("--" + name + ": no value (expected: --" + name + " VALUE)");
+            }
+            switch (name) {
+                case "port":
+                    port = number("--port", value, 0, 65535);
+                    break;
+                case "mode":
+                    mode = parseMode(value);
+                    break;
+                case "workers":
+                    workers = number("--workers", value, 1, MAX_WORKERS);
+                    break;
+                case "policy":
+                    policy = parsePolicy(value);
+                    break;
+                case "max-sessions":
+                    maxSessions = number("--max-sessions", value, 1, Integer.MAX_VALUE);
+                    break;
+                default:
+                    String key = name;
+                    if (protocolSettings.stream().noneMatch(s -> s.name().equals(key))) {
+                        throw new IllegalArgumentException("unknown option: --" + name + " (see --help)");
+                    }
+                    settings.put(name, value);
+            }
+        }
+        if (mode == Mode.SYNC && (policy != null || workers != null)) {
+            throw new IllegalArgumentException((policy != null ? "--policy: " + policy : "--workers: " + workers)
+                    + " (expected: only with --mode continuation; sync mode runs one thread per session, see --max-sessions)");
+        }
+        return new LaunchOptions(port, mode, workers != null ? workers : 2,
+                policy != null ? policy : SuspendPolicy.immediately(), maxSessions, settings, help);
+    }
+
+    private static Mode parseMode(String v) {
+        switch (v) {
+            case "sync":
+                return Mode.SYNC;
+            case "continuation":
+                return Mode.CONTINUATION;
+            default:
+                throw new IllegalArgumentException("--mode: " + v + " (expected: sync or continuation)");
+        }
+    }
+
+    /** Parses {@code immediately}, {@code adaptive} or {@code after:<n>ms} / {@code after:<n>us}. */
+    static SuspendPolicy parsePolicy(String v) {
+        String expected = " (expected: immediately, adaptive or after:<n>ms / after:<n>us)";
+        if (v.equals("immediately")) {
+            return SuspendPolicy.immediately();
+        }
+        if (v.equals("adaptive")) {
+            return SuspendPolicy.adaptive();
+        }
+        String s = v.toLowerCase(Locale.ROOT);
+        if (s.startsWith("after:") && (s.endsWith("ms") || s.endsWith("us"))) {
+            String digits = s.substring(6, s.length() - 2);
+            if (!digits.isEmpty() && digits.chars().allMatch(Character::isDigit) && digits.length() <= 9) {
+                long n = Long.parseLong(digits);
+                Duration d = s.endsWith("ms") ? Duration.ofMillis(n) : Duration.ofNanos(n * 1000);
+                if (!d.isZero()) {
+                    return SuspendPolicy.after(d);
+                }
+            }
+        }
+        throw new IllegalArgumentException("--policy: " + v + expected);
+    }
+
+    static int number(String option, String v, int min, int max) {
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": " + v + " (expected: an integer " + min + ".." + max + ")");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(option + ": " + v + " (expected: " + min + ".." + max + ")");
+        }
+        return (int) n;
+    }
+
+    /** The usage text: the common options, then the protocol's settings with their defaults. */
+    public static String usage(SampleProtocol protocol) {
+        StringBuilder b = new StringBuilder();
+        b.append("usage: java -jar ").append(protocol.name()).append(".jar --port P --mode sync|continuation")
+                .append(" [--workers N] [--policy immediately|after:1ms|adaptive] [settings]\n")
+                .append("  --port P          TCP port on 127.0.0.1; 0 picks a free one (default 0)\n")
+                .append("  --mode M          sync: loaded normally, one thread per session;\n")
+                .append("                    continuation: loaded through the ContinuationClassLoader (default)\n")
+                .append("  --workers N       scheduler threads in continuation mode, 1..").append(MAX_WORKERS)
+                .append(" (default 2)\n")
+                .append("  --policy P        suspend policy in continuation mode: immediately (default), adaptive,\n")
+                .append("                    after:<n>ms or after:<n>us (wait that long before suspending)\n")
+                .append("  --max-sessions N  sessions served at once; more are closed at once (default ")
+                .append(DEFAULT_MAX_SESSIONS).append(")\n")
+                .append("  --help            this text\n")
+                .append("settings:\n");
+        for (SampleProtocol.Setting s : protocol.settings()) {
+            b.append(String.format(Locale.ROOT, "  --%-22s %s (default %s)%n", s.name() + " N", s.description(),
+                    s.defaultValue()));
+        }
+        return b.toString();
+    }
+
+    /** The port to bind on 127.0.0.1; 0 picks a free one. */
+    public int port() {
+        return port;
+    }
+
+    /** Sync or continuation. */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** The number of scheduler worker threads (continuation mode). */
+    public int workers() {
+        return workers;
+    }
+
+    /** The most sessions served at once; more are closed at once. */
+    public int maxSessions() {
+        return maxSessions;
+    }
+
+    /** The suspend policy (continuation mode). */
+    public SuspendPolicy policy() {
+        return policy;
+    }
+
+    /** The protocol settings given, by name without {@code --}. */
+    public Map<String, String> settings() {
+        return settings;
+    }
+
+    /** Whether {@code --help} was given. */
+    public boolean help() {
+        return help;
+    }
+
+    @Override
+    public String toString() {
+        return "mode=" + mode.name().toLowerCase(Locale.ROOT)
+                + (mode == Mode.CONTINUATION ? " workers=" + workers + " policy=" + policy : " (thread per session)")
+                + " maxSessions=" + maxSessions + (settings.isEmpty() ? "" : " " + settings);
+    }
+}

@@ -1,0 +1,208 @@
+package dev.flow.samples.launcher;
+
+import dev.flow.FlowScheduler;
+import dev.flow.FlowStats;
+import dev.flow.loader.ContinuationClassLoader;
+import dev.flow.mina.FlowServer;
+import dev.flow.mina.SessionStats;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A running sample server: a {@link FlowServer} on 127.0.0.1 whose sessions run the protocol's
+ * handler, loaded normally on a thread per session (sync mode) or through the {@link
+ * ContinuationClassLoader} as flows on a few workers (continuation mode, strict off: a flow that
+ * cannot suspend blocks its worker and logs a warning).
+ *
+ * <p>{@link #main(SampleProtocol, String[])} is the whole command line of a sample jar: it prints
+ * {@code listening on 127.0.0.1:P} once bound, stops cleanly on SIGTERM (a shutdown hook closes the
+ * server, then the scheduler), exits 2 on a bad option and 1 if the port cannot be bound.
+ *
+ * <p><b>Threads.</b> Thread-safe; {@link #close()} blocks until every session has closed.
+ */
+public final class SampleServer implements AutoCloseable {
+
+    private final FlowScheduler scheduler;
+    private final FlowServer server;
+    private final LaunchOptions options;
+    private final String name;
+
+    private SampleServer(String name, FlowScheduler scheduler, FlowServer server, LaunchOptions options) {
+        this.name = name;
+        this.scheduler = scheduler;
+        this.server = server;
+        this.options = options;
+    }
+
+    /**
+     * Starts {@code protocol} as {@code options} say, on 127.0.0.1: in continuation mode a scheduler
+     * with {@code options.workers()} workers runs the sessions as flows; in sync mode each session runs
+     * on a thread of its own.
+     *
+     * @throws IllegalArgumentException if a protocol setting is invalid
+     * @throws IOException if the port cannot be bound
+     */
+    public static SampleServer start(SampleProtocol protocol, LaunchOptions options) throws IOException {
+        SampleProtocol.Setup setup = protocol.setup(options.settings());
+        Object[] shared = setup.handlerArgs().toArray();
+        FlowServer.Builder builder = FlowServer.builder()
+                .config(setup.config())
+                .maxSessions(options.maxSessions())
+                .backlog(4096);
+        FlowScheduler scheduler = null;
+        if (options.mode() == LaunchOptions.Mode.CONTINUATION) {
+            ContinuationClassLoader loader = ContinuationClassLoader.builder()
+                    .include(protocol.loadedPackages().toArray(new String[0]))
+                    .parent(SampleServer.class.getClassLoader())
+                    .strict(false)
+                    .build();
+            scheduler = FlowScheduler.builder().workers(options.workers()).policy(options.policy()).name(protocol.name()).build();
+            builder.scheduler(scheduler).handler(loader, protocol.handlerClass(), shared);
+        } else {
+            builder.threadPerSession().handler(SampleServer.class.getClassLoader(), protocol.handlerClass(), shared);
+        }
+        try {
+            FlowServer server = builder.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()));
+            return new SampleServer(protocol.name(), scheduler, server, options);
+        } catch (IOException | RuntimeException e) {
+            if (scheduler != null) {
+                scheduler.close();
+            }
+            throw e;
+        }
+    }
+
+    /** The bound address (127.0.0.1 and the actual port). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.localAddress();
+    }
+
+    /**
+     * The scheduler's counters (started, completed, failed, active, running, suspended, queued) in
+     * continuation mode; empty in sync mode, which has no scheduler.
+     */
+    public Optional<FlowStats> flowStats() {
+        return scheduler == null ? Optional.empty() : Optional.of(scheduler.stats());
+    }
+
+    /** The server's session counters: accepted, running, completed, closed by the peer, failed, stopped, rejected. */
+    public SessionStats sessionStats() {
+        return server.stats();
+    }
+
+    /** The number of sessions accepted since the server started. */
+    public long acceptedSessions() {
+        return server.acceptedSessions();
+    }
+
+    /** The number of sessions open right now. */
+    public int openSessions() {
+        return server.openSessions();
+    }
+
+    /**
+     * Waits until no session is open or running and the scheduler (continuation mode) is idle (no flow
+     * active, running, suspended or queued), up to {@code timeout}; returns whether it got there. Restores the interrupt if interrupted.
+     */
+    public boolean awaitIdle(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (server.openSessions() > 0 || server.stats().running() > 0
+                || (scheduler != null && !scheduler.stats().isIdle())) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The protocol's name, also the prefix of the scheduler's thread names. */
+    public String name() {
+        return name;
+    }
+
+    /** The options this server was started with. */
+    public LaunchOptions options() {
+        return options;
+    }
+
+    /**
+     * Stops accepting, closes every session (their flows fail with an {@code IOException} at their next
+     * read or write), then closes the scheduler and waits up to 10 s for its workers to stop. A second
+     * call does nothing. Restores the interrupt if interrupted.
+     */
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } finally {
+            if (scheduler != null) {
+                scheduler.close();
+                try {
+                    scheduler.awaitTermination(Duration.ofSeconds(10));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs a sample from the command line; see {@link LaunchOptions#usage(SampleProtocol)}. Returns only
+     * after SIGTERM (or another JVM shutdown) has stopped the server, or exits with 2 on a bad option
+     * and 1 if the server cannot start.
+     */
+    public static void main(SampleProtocol protocol, String[] args) throws InterruptedException {
+        int status = run(protocol, args, System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    static int run(SampleProtocol protocol, String[] args, PrintStream out, PrintStream err)
+            throws InterruptedException {
+        LaunchOptions options;
+        try {
+            options = LaunchOptions.parse(protocol.settings(), args);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            err.print(LaunchOptions.usage(protocol));
+            return 2;
+        }
+        if (options.help()) {
+            out.print(LaunchOptions.usage(protocol));
+            return 0;
+        }
+        SampleServer server;
+        try {
+            server = start(protocol, options);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            err.print(LaunchOptions.usage(protocol));
+            return 2;
+        } catch (IOException e) {
+            err.println("error: cannot listen on 127.0.0.1:" + options.port() + ": " + e);
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, protocol.name() + "-shutdown"));
+        out.println(protocol.name() + ": " + options);
+        out.println("listening on 127.0.0.1:" + server.address().getPort());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}

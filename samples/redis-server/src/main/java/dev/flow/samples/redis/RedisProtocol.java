@@ -1,0 +1,41 @@
+package dev.flow.samples.redis;
+
+import dev.flow.TransportConfig;
+import dev.flow.samples.launcher.SampleProtocol;
+import java.util.List;
+import java.util.Map;
+
+/** The RESP sample for {@link dev.flow.samples.launcher.SampleServer}: settings and the shared store. Immutable. */
+public final class RedisProtocol implements SampleProtocol {
+
+    static final Setting MAX_BULK = new Setting("max-bulk-bytes", String.valueOf(16 << 20),
+            "longest bulk string in a request, bytes");
+    static final Setting MAX_MULTIBULK = new Setting("max-multibulk", String.valueOf(1 << 20),
+            "most arguments in one multibulk request");
+    static final Setting MAX_INLINE = new Setting("max-inline-bytes", String.valueOf(64 << 10),
+            "longest inline command or length line, bytes");
+
+    @Override
+    public String name() {
+        return "redis-server";
+    }
+
+    @Override
+    public String handlerClass() {
+        return "dev.flow.samples.redis.protocol.RespSession";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return List.of(MAX_BULK, MAX_MULTIBULK, MAX_INLINE);
+    }
+
+    /** A new, empty {@link Store} per server, shared by its sessions. */
+    @Override
+    public Setup setup(Map<String, String> values) {
+        RedisLimits limits = new RedisLimits(MAX_BULK.intValue(values, 1, Integer.MAX_VALUE - 2),
+                MAX_MULTIBULK.intValue(values, 1, Integer.MAX_VALUE), MAX_INLINE.intValue(values, 16, 64 << 20));
+        TransportConfig config = TransportConfig.builder().maxLineLength(limits.maxInlineBytes()).build();
+        return new Setup(config, List.of(new Store(), limits));
+    }
+}

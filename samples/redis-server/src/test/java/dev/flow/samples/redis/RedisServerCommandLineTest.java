@@ -1,0 +1,82 @@
+package dev.flow.samples.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The command line operators rely on: the listening line, SIGTERM, --help, exit code 2 on a bad option. */
+@Timeout(60)
+class RedisServerCommandLineTest {
+
+    private static Process launch(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
+                "-cp", System.getProperty("java.class.path"), RedisServer.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    private static String all(Process p) throws Exception {
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void printsTheListeningLineServesAndStopsCleanlyOnSigterm() throws Exception {
+        Process p = launch("--port", "0", "--mode", "continuation", "--workers", "1", "--policy", "after:1ms");
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        int port = -1;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith("listening on 127.0.0.1:")) {
+                port = Integer.parseInt(line.substring("listening on 127.0.0.1:".length()));
+                break;
+            }
+        }
+        assertTrue(port > 0, "no listening line");
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            OutputStream o = s.getOutputStream();
+            o.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] reply = s.getInputStream().readNBytes(7);
+            assertEquals("+PONG\r\n", new String(reply, StandardCharsets.US_ASCII));
+        }
+        p.destroy(); // SIGTERM
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server should stop on SIGTERM");
+        assertEquals(143, p.exitValue(), "128 + SIGTERM: stopped by the signal, through the shutdown hook");
+    }
+
+    @Test
+    void helpListsEveryOptionAndExitsZero() throws Exception {
+        Process p = launch("--help");
+        String text = all(p);
+        assertEquals(0, p.exitValue(), text);
+        for (String option : List.of("--port", "--mode", "--workers", "--policy", "--max-sessions", "--max-bulk-bytes",
+                "--max-multibulk", "--max-inline-bytes")) {
+            assertTrue(text.contains(option), () -> option + " missing from:\n" + text);
+        }
+    }
+
+    @Test
+    void aBadOptionIsNamedAndExitsWithTwo() throws Exception {
+        for (String[] bad : List.of(new String[] {"--port", "70000"}, new String[] {"--mode", "fast"},
+                new String[] {"--mode", "sync", "--workers", "2"}, new String[] {"--policy", "later"},
+                new String[] {"--max-bulk-bytes", "0"}, new String[] {"--nope", "1"})) {
+            Process p = launch(bad);
+            String text = all(p);
+            assertEquals(2, p.exitValue(), text);
+            assertTrue(text.startsWith("error: " + bad[bad.length - 2]) || text.startsWith("error: unknown option: --nope"),
+                    text);
+        }
+    }
+}
