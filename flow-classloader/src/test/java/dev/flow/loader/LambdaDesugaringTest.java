@@ -23,7 +23,8 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * Lambdas are desugared only where their body can suspend: every other site keeps the JDK's
  * {@code invokedynamic}, and a class with no suspendable lambda and no suspension point is defined
- * byte for byte as compiled.
+ * byte for byte as compiled. An awaiting lambda on a JDK interface is split like any override of a JDK
+ * method.
  */
 class LambdaDesugaringTest {
 
@@ -39,8 +40,7 @@ class LambdaDesugaringTest {
 
     @Test
     void onlyTheSitesWhoseBodyCanSuspendAreDesugared() throws Exception {
-        ClassNode cn = new ClassNode();
-        new ClassReader(LOADER.definedBytes(PACKAGE + "LambdaIdentity")).accept(cn, 0);
+        ClassNode cn = read(PACKAGE + "LambdaIdentity");
         assertEquals(List.of("indy"), sites(cn, "nonCapturing"));
         assertEquals(List.of("indy"), sites(cn, "staticReference"));
         assertEquals(List.of("indy"), sites(cn, "capturing"));
@@ -53,8 +53,7 @@ class LambdaDesugaringTest {
 
     @Test
     void privateTargetsStayPrivateAndAreReachedThroughAStaticAccessor() throws Exception {
-        ClassNode cn = new ClassNode();
-        new ClassReader(LOADER.definedBytes(PACKAGE + "PrivateMethodReferenceIsNotOverridden$Base")).accept(cn, 0);
+        ClassNode cn = read(PACKAGE + "PrivateMethodReferenceIsNotOverridden$Base");
         int accessors = 0;
         for (MethodNode m : cn.methods) {
             if (m.name.equals("slowName") || m.name.equals("name")) {
@@ -70,7 +69,29 @@ class LambdaDesugaringTest {
         assertEquals("base,slow-base|sub,slow-sub", c.call());
     }
 
-    /** For each lambda site of the methods named {@code method}: "indy" or "create" (desugared). */
+    @Test
+    void awaitingLambdasOnJdkInterfacesBecomeSplitClassesWithADispatchMarker() throws Exception {
+        String host = PACKAGE + "JdkInterfaceLambdaHandedToJdkCode";
+        assertEquals(List.of("create", "create"), sites(read(host), "call$flow"));
+        ClassNode lambda = read(host + "$$FlowLambda$0");
+        assertTrue(lambda.interfaces.contains("java/util/function/Function"), () -> "interfaces: " + lambda.interfaces);
+        assertTrue(lambda.interfaces.stream().anyMatch(i -> i.startsWith("dev/flow/generated/dispatch/")),
+                () -> "no dispatch marker: " + lambda.interfaces);
+        List<String> names = new ArrayList<>();
+        for (MethodNode m : lambda.methods) {
+            names.add(m.name + m.desc);
+        }
+        assertTrue(names.contains("apply(Ljava/lang/Object;)Ljava/lang/Object;"), () -> "methods: " + names);
+        assertTrue(names.contains("apply$flow(Ljava/lang/Object;)Ljava/lang/Object;"), () -> "methods: " + names);
+    }
+
+    private static ClassNode read(String className) {
+        ClassNode cn = new ClassNode();
+        new ClassReader(LOADER.definedBytes(className)).accept(cn, 0);
+        return cn;
+    }
+
+    /** For each lambda site of the methods named {@code method}: "indy" (kept) or "create" (desugared). */
     private static List<String> sites(ClassNode cn, String method) {
         List<String> out = new ArrayList<>();
         for (MethodNode m : cn.methods) {
@@ -78,7 +99,8 @@ class LambdaDesugaringTest {
                 continue;
             }
             for (AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
-                if (i instanceof InvokeDynamicInsnNode) {
+                if (i instanceof InvokeDynamicInsnNode
+                        && ((InvokeDynamicInsnNode) i).bsm.getOwner().equals("java/lang/invoke/LambdaMetafactory")) {
                     out.add("indy");
                 } else if (i instanceof MethodInsnNode && ((MethodInsnNode) i).name.equals("create")
                         && ((MethodInsnNode) i).owner.contains("$$FlowLambda$")) {

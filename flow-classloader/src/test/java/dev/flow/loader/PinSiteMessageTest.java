@@ -32,6 +32,8 @@ class PinSiteMessageTest {
                 + "\\(Ljava/lang/Integer;Ljava/lang/Integer;\\)I \\(line 16\\): CALLBACK",
         "dispatch.BufferedAwaitingStream# dispatch\\.AwaitingInputStream\\.read\\(\\)I \\(line 17\\): CALLBACK",
         "pins.CallbackAwaitsCompleted# pins\\.CallbackAwaitsCompleted\\.\\S+ \\(line 13\\): CALLBACK",
+        "lambdas.JdkInterfaceLambdaHandedToJdkCode# lambdas\\.JdkInterfaceLambdaHandedToJdkCode\\.lambda\\$call\\$\\d+"
+                + "\\(Ljava/lang/Integer;\\)Ljava/lang/Integer; \\(line 20\\): CALLBACK",
         "pins.ConstructorAwaitsCompleted# pins\\.ConstructorAwaitsCompleted\\$Greeting\\.<init>\\(\\)V \\(line 13\\): "
                 + "constructors cannot be suspended",
         "pins.MonitorAwaitsCompleted# pins\\.MonitorAwaitsCompleted\\.call\\(\\)Ljava/lang/Object; \\(line 13\\): "

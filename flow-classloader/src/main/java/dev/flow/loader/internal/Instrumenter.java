@@ -40,8 +40,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  *
  * <ol>
  *   <li>reads every class of the included packages;
- *   <li>desugars lambdas on in-scope functional interfaces ({@link LambdaDesugarer}); after the
- *       inference, the sites whose body cannot suspend get their {@code invokedynamic} back;
+ *   <li>desugars lambdas and method references ({@link LambdaDesugarer}); after the inference,
+ *       the sites whose body cannot suspend get their {@code invokedynamic} back;
  *   <li>infers the suspendable methods: those containing a suspension point or calling a
  *       suspendable method, closed over overriding;
  *   <li>rewrites suspension points into calls to {@code Awaits}, splits methods that uninstrumented
@@ -72,6 +72,8 @@ public final class Instrumenter {
     private final Map<String, Set<String>> suspendableByNameDesc = new HashMap<>();
     private final Dispatch dispatch;
     private final List<LambdaDesugarer.Site> lambdaSites = new ArrayList<>();
+    /** Desugared lambda sites by the internal name of their generated class. */
+    private final Map<String, LambdaDesugarer.Site> lambdaByClass = new HashMap<>();
     /** Private and static targets of serializable lambdas, pinned under their own names, to the line of their first site. */
     private final Map<String, Integer> pinnedInPlace = new HashMap<>();
 
@@ -203,6 +205,7 @@ public final class Instrumenter {
                 nodes.put(site.generated.name, site.generated);
                 generated.add(site.generated.name);
                 lambdaSites.add(site);
+                lambdaByClass.put(site.generated.name, site);
             }
         }
     }
@@ -797,7 +800,11 @@ public final class Instrumenter {
         return changed;
     }
 
-    /** Points a lambda the JVM will call back at a wrapper that pins the flow while it runs. */
+    /**
+     * Points a lambda the JVM will call back at a wrapper that pins the flow while it runs: the sites
+     * {@link LambdaDesugarer} left to the JVM. A suspension point named by the reference is rewritten
+     * inside the wrapper, so a strict loader refuses it by site ({@link #rewritePoint}).
+     */
     private void redirectThroughPin(ClassNode cn, InvokeDynamicInsnNode indy, int line) {
         Handle h = (Handle) indy.bsmArgs[1];
         boolean isStatic = h.getTag() == Opcodes.H_INVOKESTATIC;
@@ -895,9 +902,7 @@ public final class Instrumenter {
             }
             changed = true;
             String originalName = mn.name;
-            MethodNode source = bridgeTarget(cn, mn);
-            int site = Pins.register(cn.name.replace('/', '.'), unsuffixed(source.name) + source.desc, firstLine(source),
-                    Pins.Reason.CALLBACK, strict);
+            int site = registerCallback(cn, mn);
             MethodNode wrapper = new MethodNode(mn.access & ~Opcodes.ACC_ABSTRACT, originalName, mn.desc, mn.signature,
                     mn.exceptions == null ? null : mn.exceptions.toArray(new String[0]));
             wrapper.visibleAnnotations = mn.visibleAnnotations;
@@ -914,6 +919,20 @@ public final class Instrumenter {
             }
         }
         return changed;
+    }
+
+    /**
+     * Registers the pin site of the wrapper of {@code mn}: the source method and its first line, or for
+     * a desugared lambda the host class, the method the lambda names and the line of the lambda.
+     */
+    private int registerCallback(ClassNode cn, MethodNode mn) {
+        LambdaDesugarer.Site lambda = lambdaByClass.get(cn.name);
+        if (lambda != null) {
+            return Pins.register(lambda.host.name.replace('/', '.'), lambda.target(), lambda.line, Pins.Reason.CALLBACK, strict);
+        }
+        MethodNode source = bridgeTarget(cn, mn);
+        return Pins.register(cn.name.replace('/', '.'), unsuffixed(source.name) + source.desc, firstLine(source),
+                Pins.Reason.CALLBACK, strict);
     }
 
     /**

@@ -14,15 +14,20 @@ import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Turns lambdas and method references whose functional interface is in scope into ordinary classes,
- * so that the JVM's hidden lambda classes (which never pass through a class loader) do not stand
- * between two instrumented frames.
+ * Turns lambdas and method references into ordinary classes, so that the JVM's hidden lambda classes
+ * (which never pass through a class loader) do not stand between two instrumented frames. Every
+ * site is translated, on in-scope and on JDK functional interfaces alike; {@link Instrumenter} puts
+ * back those whose body cannot suspend. A generated class implementing a JDK interface is split like
+ * any override of a JDK method: in-scope callers reach its suspendable body through the dispatch
+ * marker ({@link Dispatch}), JDK callers its pinning wrapper, whose site names the host, the
+ * method the lambda names and the site's line ({@link Site#target()}, {@link Site#line}).
  *
  * <p>An {@code invokedynamic} site of {@code LambdaMetafactory.metafactory} or {@code altMetafactory}
  * becomes a call to the static factory of a generated class {@code Host$$FlowLambda$N}. The generated
@@ -56,15 +61,24 @@ final class LambdaDesugarer {
         final MethodInsnNode call;
         final ClassNode generated;
         final MethodNode accessor;
+        /** The source line of the site, or -1 without line numbers. */
+        final int line;
 
         Site(ClassNode host, MethodNode method, InvokeDynamicInsnNode indy, MethodInsnNode call, ClassNode generated,
-                MethodNode accessor) {
+                MethodNode accessor, int line) {
             this.host = host;
             this.method = method;
             this.indy = indy;
             this.call = call;
             this.generated = generated;
             this.accessor = accessor;
+            this.line = line;
+        }
+
+        /** The method the lambda or method reference names, as a pin site shows it: {@code name+desc}. */
+        String target() {
+            Handle impl = (Handle) indy.bsmArgs[1];
+            return impl.getName() + impl.getDesc();
         }
 
         /** Restores the original {@code invokedynamic} and removes the accessor from the host. */
@@ -98,18 +112,18 @@ final class LambdaDesugarer {
         List<Site> out = new ArrayList<>();
         int existing = countExisting(cn.name);
         for (MethodNode mn : new ArrayList<>(cn.methods)) {
+            int line = -1;
             for (AbstractInsnNode insn = mn.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-                if (!(insn instanceof InvokeDynamicInsnNode)) {
-                    continue;
+                if (insn instanceof LineNumberNode) {
+                    line = ((LineNumberNode) insn).line;
                 }
-                InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) insn;
-                if (!isLambdaSite(indy) || !hierarchy.isInScope(Type.getReturnType(indy.desc).getInternalName())) {
+                if (!(insn instanceof InvokeDynamicInsnNode) || !isLambdaSite((InvokeDynamicInsnNode) insn)) {
                     continue;
                 }
                 String genName = cn.name + Names.LAMBDA_INFIX + (existing + out.size());
                 Site site;
                 try {
-                    site = translate(cn, mn, indy, genName);
+                    site = translate(cn, mn, (InvokeDynamicInsnNode) insn, genName, line);
                 } catch (UnsupportedOperationException e) {
                     continue;
                 }
@@ -136,7 +150,7 @@ final class LambdaDesugarer {
         return n;
     }
 
-    private Site translate(ClassNode host, MethodNode mn, InvokeDynamicInsnNode indy, String genName) {
+    private Site translate(ClassNode host, MethodNode mn, InvokeDynamicInsnNode indy, String genName, int line) {
         Type samType = (Type) indy.bsmArgs[0];
         Handle impl = (Handle) indy.bsmArgs[1];
         Type instantiated = (Type) indy.bsmArgs[2];
@@ -185,7 +199,7 @@ final class LambdaDesugarer {
         host.methods.add(accessor);
         MethodInsnNode call = new MethodInsnNode(Opcodes.INVOKESTATIC, genName, "create", indy.desc, false);
         mn.instructions.set(indy, call);
-        return new Site(host, mn, indy, call, g, accessor);
+        return new Site(host, mn, indy, call, g, accessor, line);
     }
 
     private static void readAltArguments(Object[] args, List<String> interfaces, Map<String, Type> samMethods) {

@@ -40,6 +40,10 @@ class LambdasConformanceTest extends ConformanceSuite {
                 Case.of(p + "BlockingReferenceOnInScopeInterface").suspends(),
                 Case.of(p + "BlockingReferenceInStream").pins(CALLBACK),
                 Case.of(p + "FlowAwaitReferenceInStream").pins(CALLBACK),
-                Case.of(p + "BlockingReferenceInForEach").pins(CALLBACK));
+                Case.of(p + "BlockingReferenceInForEach").pins(CALLBACK),
+                Case.of(p + "BlockingReferenceToLaterFutures").pins(CALLBACK),
+                Case.of(p + "JdkInterfaceLambdasAwaiting").suspends(),
+                Case.of(p + "JdkInterfaceLambdaHandedToJdkCode").pins(CALLBACK),
+                Case.of(p + "AwaitingLambdaOnAnotherThread").suspends());
     }
 }
