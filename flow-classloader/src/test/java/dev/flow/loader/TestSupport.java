@@ -1,9 +1,13 @@
 package dev.flow.loader;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
+import dev.flow.internal.Pins;
+import java.time.Duration;
+import java.util.concurrent.Callable;
 
 /** Waiting on conditions with deadlines. */
 final class TestSupport {
@@ -22,5 +26,30 @@ final class TestSupport {
             Thread.yield();
             s = scheduler.stats();
         }
+    }
+
+    /**
+     * Runs fixture {@code className} three times as a flow of {@code scheduler}: each run must return
+     * {@code expected}, and exactly one warning naming the class must be logged in all.
+     */
+    static void runsWithOneWarning(FlowScheduler scheduler, ContinuationClassLoader loader, String className,
+                                   String expected) throws Exception {
+        int before = warningsAbout(className);
+        for (int i = 0; i < 3; i++) {
+            Object r = scheduler.submit(loader.newInstance(Callable.class, className)).get(Duration.ofSeconds(10));
+            assertEquals(expected, String.valueOf(r));
+        }
+        assertEquals(1, warningsAbout(className) - before, "one warning per site: " + Pins.warnings());
+    }
+
+    /** How many pin warnings so far name a member of {@code className}. */
+    static int warningsAbout(String className) {
+        int n = 0;
+        for (String s : Pins.warnings()) {
+            if (s.contains(className + ".")) {
+                n++;
+            }
+        }
+        return n;
     }
 }

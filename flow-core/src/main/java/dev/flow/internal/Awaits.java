@@ -80,7 +80,7 @@ public final class Awaits {
      */
     private static int suspend(Object w, long timeoutNanos, int mode) {
         FlowState f = FlowState.current();
-        if (f == null || !f.beforeSuspend(w, timeoutNanos, mode)) {
+        if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos, mode)) {
             return -1;
         }
         Continuation.suspend();
@@ -149,14 +149,20 @@ public final class Awaits {
         return f.get();
     }
 
-    /** Replaces {@code Future.get(long, TimeUnit)}. */
+    /**
+     * Replaces {@code Future.get(long, TimeUnit)}. The outcome, a {@code TimeoutException} included,
+     * comes from the future's own {@code get}, so its type and message are the JDK's.
+     */
     public static Object futureGet(Future<?> f, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        if (!f.isDone() && !Thread.currentThread().isInterrupted() && unit.toNanos(timeout) > 0
-                && suspend(f, timeoutNanos(timeout, unit), FlowState.INTERRUPTIBLE) == 0) {
-            throw new TimeoutException("timed out after " + timeout + " " + unit);
+        int mode = Polling.mode(FlowState.current());
+        if (unit == null || f.isDone() || Thread.currentThread().isInterrupted() || !Polling.maySuspend(mode)) {
+            return f.get(timeout, unit);
         }
-        return f.get(timeout, unit);
+        if (unit.toNanos(timeout) > 0 && suspend(f, timeoutNanos(timeout, unit), FlowState.INTERRUPTIBLE) < 0) {
+            return f.get(timeout, unit);
+        }
+        return f.get(0, TimeUnit.NANOSECONDS);
     }
 
     /** Replaces {@code Flow.await(CompletionStage)}. */

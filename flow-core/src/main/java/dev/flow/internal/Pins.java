@@ -60,7 +60,11 @@ public final class Pins {
         /** Reflective calls cannot be captured. */
         REFLECTION("reflective calls cannot be captured"),
         /** The flow's task was not loaded through a ContinuationClassLoader. */
-        NOT_INSTRUMENTED("the flow's task was not loaded through a ContinuationClassLoader");
+        NOT_INSTRUMENTED("the flow's task was not loaded through a ContinuationClassLoader"),
+        /** An owner-based lock taken at this site is held: the flow must stay on the owning thread. */
+        LOCK("a java.util.concurrent.locks.Lock taken here is still held"),
+        /** A blocking call that cannot suspend, e.g. {@code Object.wait} or {@code Condition.await}. */
+        BLOCKING_CALL("the call blocks its thread and has no suspendable form");
 
         private final String text;
 
@@ -186,6 +190,11 @@ public final class Pins {
         return SITES.get(id);
     }
 
+    /** Whether site {@code id} throws instead of blocking. */
+    static boolean isStrict(int id) {
+        return site(id).strict;
+    }
+
     /** Starts a pinned stretch at {@code site}; returns the state to pass to {@link #exit(int)}. */
     public static int enter(int site) {
         FlowState f = FlowState.current();
@@ -223,6 +232,7 @@ public final class Pins {
                 throw new UnsuspendableFrameException(s.message());
             }
         }
+        Locks.checkAwait();
     }
 
     /**

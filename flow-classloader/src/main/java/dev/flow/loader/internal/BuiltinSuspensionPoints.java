@@ -53,6 +53,7 @@ public final class BuiltinSuspensionPoints {
                 "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
                 AWAITS, "futureGet", "(Ljava/util/concurrent/Future;JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;"));
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/CompletableFuture", "join", "()Ljava/lang/Object;"));
+        addPrimitives(p);
         p.add(SuspensionPoint.replaceWithStatic("java/lang/Thread", "sleep", "(J)V", AWAITS, "sleep", "(J)V"));
         p.add(SuspensionPoint.replaceWithStatic("java/lang/Thread", "sleep", "(JI)V", AWAITS, "sleep", "(JI)V"));
         p.add(SuspensionPoint.replaceWithStatic("java/lang/Thread", "sleep", "(Ljava/time/Duration;)V",
@@ -68,6 +69,48 @@ public final class BuiltinSuspensionPoints {
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Flow", "sleep", "(Ljava/time/Duration;)V",
                 AWAITS, "sleep", "(Ljava/time/Duration;)V"));
         return p;
+    }
+
+    private static final String BQ = "java/util/concurrent/BlockingQueue";
+    private static final String LATCH = "java/util/concurrent/CountDownLatch";
+    private static final String SEMAPHORE = "java/util/concurrent/Semaphore";
+    private static final String HANDLE = "dev/flow/FlowHandle";
+    private static final String UNIT = "Ljava/util/concurrent/TimeUnit;";
+
+    /**
+     * Flow handles, blocking queues, latches, semaphores, phasers, completion services, executors'
+     * termination, threads' {@code join}: their waits poll and suspend between attempts; and fork/join
+     * tasks' {@code join}.
+     */
+    private static void addPrimitives(List<SuspensionPoint> p) {
+        instance(p, HANDLE, "join", "()Ljava/lang/Object;");
+        instance(p, HANDLE, "get", "(Ljava/time/Duration;)Ljava/lang/Object;");
+        instance(p, BQ, "take", "()Ljava/lang/Object;");
+        instance(p, BQ, "poll", "(J" + UNIT + ")Ljava/lang/Object;");
+        instance(p, BQ, "put", "(Ljava/lang/Object;)V");
+        instance(p, BQ, "offer", "(Ljava/lang/Object;J" + UNIT + ")Z");
+        instance(p, LATCH, "await", "()V");
+        instance(p, LATCH, "await", "(J" + UNIT + ")Z");
+        instance(p, SEMAPHORE, "acquire", "()V");
+        instance(p, SEMAPHORE, "acquire", "(I)V");
+        instance(p, SEMAPHORE, "acquireUninterruptibly", "()V");
+        instance(p, SEMAPHORE, "acquireUninterruptibly", "(I)V");
+        instance(p, SEMAPHORE, "tryAcquire", "(J" + UNIT + ")Z");
+        instance(p, SEMAPHORE, "tryAcquire", "(IJ" + UNIT + ")Z");
+        instance(p, "java/util/concurrent/Phaser", "awaitAdvance", "(I)I");
+        instance(p, "java/util/concurrent/Phaser", "arriveAndAwaitAdvance", "()I");
+        instance(p, "java/util/concurrent/CompletionService", "take", "()Ljava/util/concurrent/Future;");
+        instance(p, "java/util/concurrent/CompletionService", "poll", "(J" + UNIT + ")Ljava/util/concurrent/Future;");
+        instance(p, "java/util/concurrent/ExecutorService", "awaitTermination", "(J" + UNIT + ")Z");
+        p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "join", "()Ljava/lang/Object;"));
+        instance(p, "java/lang/Thread", "join", "()V");
+        instance(p, "java/lang/Thread", "join", "(J)V");
+    }
+
+    /** An instance method replaced by the {@code PrimitiveAwaits} method of the same name taking the receiver first. */
+    private static void instance(List<SuspensionPoint> p, String owner, String name, String desc) {
+        p.add(SuspensionPoint.replaceWithStatic(owner, name, desc, Names.PRIMITIVE_AWAITS, name,
+                "(L" + owner + ";" + desc.substring(1)));
     }
 
     /**

@@ -590,6 +590,11 @@ public final class Instrumenter {
             }
             boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.containsKey(decl));
             if (point == null && reason == null && !renames && marker == null) {
+                SiteCalls.Kind followed = suspends ? null : SiteCalls.match(c, hierarchy);
+                if (followed != null) {
+                    int siteLine = line;
+                    edits.add(() -> SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, followed, siteLine, strict));
+                }
                 continue;
             }
             Pins.Reason r = reason;
@@ -677,29 +682,37 @@ public final class Instrumenter {
         return new AbstractInsnNode[] {check, range[1]};
     }
 
-    /** Replaces the call of a suspension point; returns the first and last instruction of the new call. */
+    /**
+     * Replaces the call of a suspension point; returns the first and last instruction of the new call.
+     * A call with a receiver keeps its original form for a null receiver ({@link
+     * SiteCalls#guardNullReceiver}).
+     */
     private AbstractInsnNode[] rewriteCall(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
         InsnList insns = mn.instructions;
+        InsnList repl = new InsnList();
         if (p.kind() != SuspensionPoint.Kind.STATIC) {
             String form = p.kind() == SuspensionPoint.Kind.AWAIT_RECEIVER ? "ready" : "readyInterruptibly";
-            InsnNode dup = new InsnNode(Opcodes.DUP);
-            insns.insertBefore(c, dup);
-            insns.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, Names.AWAITS, form, "(Ljava/lang/Object;)V", false));
-            return new AbstractInsnNode[] {dup, c};
+            repl.add(new InsnNode(Opcodes.DUP));
+            repl.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Names.AWAITS, form, "(Ljava/lang/Object;)V", false));
+            repl.add(new MethodInsnNode(c.getOpcode(), c.owner, c.name, c.desc, c.itf));
+            return SiteCalls.guardNullReceiver(mn, c, repl);
         }
-        MethodInsnNode repl = new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(), p.replacementName(),
-                p.replacementDescriptor(), false);
-        insns.set(c, repl);
-        AbstractInsnNode last = repl;
+        repl.add(new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(), p.replacementName(),
+                p.replacementDescriptor(), false));
         Type want = Type.getReturnType(c.desc);
         Type got = Type.getReturnType(p.replacementDescriptor());
         if (!want.equals(got) && want.getSort() >= Type.ARRAY) {
-            TypeInsnNode cast = new TypeInsnNode(Opcodes.CHECKCAST,
-                    want.getSort() == Type.ARRAY ? want.getDescriptor() : want.getInternalName());
-            insns.insert(repl, cast);
-            last = cast;
+            repl.add(new TypeInsnNode(Opcodes.CHECKCAST,
+                    want.getSort() == Type.ARRAY ? want.getDescriptor() : want.getInternalName()));
         }
-        return new AbstractInsnNode[] {repl, last};
+        if (c.getOpcode() != Opcodes.INVOKESTATIC) {
+            return SiteCalls.guardNullReceiver(mn, c, repl);
+        }
+        AbstractInsnNode first = repl.getFirst();
+        AbstractInsnNode last = repl.getLast();
+        insns.insertBefore(c, repl);
+        insns.remove(c);
+        return new AbstractInsnNode[] {first, last};
     }
 
     /**

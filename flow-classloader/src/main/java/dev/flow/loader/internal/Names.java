@@ -6,13 +6,14 @@ import java.util.Set;
 final class Names {
     static final String CONTINUABLE = "Lorg/apache/commons/javaflow/api/continuable;";
     static final String AWAITS = "dev/flow/internal/Awaits";
+    static final String PRIMITIVE_AWAITS = "dev/flow/internal/PrimitiveAwaits";
     static final String FLOW_ROOT = "dev/flow/internal/FlowRoot";
     static final String FLOW_TASK = "dev/flow/internal/FlowTask";
     static final String FLOW_STATE = "dev/flow/internal/FlowState";
     static final String PINS = "dev/flow/internal/Pins";
     static final String CLASS_INIT = "dev/flow/loader/internal/ClassInit";
     /** Flow classes every loader defines its own instrumented copy of. */
-    static final Set<String> COPIED = Set.of(AWAITS, FLOW_ROOT);
+    static final Set<String> COPIED = Set.of(AWAITS, PRIMITIVE_AWAITS, FLOW_ROOT);
     static final String FLOW_SUFFIX = "$flow";
     static final String LAMBDA_INFIX = "$$FlowLambda$";
 

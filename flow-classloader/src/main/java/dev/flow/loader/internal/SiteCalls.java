@@ -1,0 +1,194 @@
+package dev.flow.loader.internal;
+
+import dev.flow.internal.Pins;
+import java.util.List;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Call sites that are followed rather than suspended, and the null-receiver guard of rewritten calls.
+ *
+ * <ul>
+ *   <li>Owner-based lock operations ({@code Lock.lock}, {@code lockInterruptibly}, {@code tryLock},
+ *       {@code unlock}) stay as they are and are followed by a call to {@code Locks}, which records
+ *       what the flow holds, so that an await while a lock is held pins the flow (lock site
+ *       registered with {@link Pins.Reason#LOCK}).
+ *   <li>Blocking calls without a suspendable form ({@code Object.wait}, {@code Condition.await*},
+ *       {@code CyclicBarrier.await}, {@code Exchanger.exchange}, {@code
+ *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join(long, int)}) stay as they are and are
+ *       preceded by {@code Polling.unsuspendable(site)}, which reports them in a flow like a pin
+ *       ({@link Pins.Reason#BLOCKING_CALL}).
+ * </ul>
+ *
+ * <p>Stateless; used by the instrumenter under the class loader's initialisation.
+ */
+final class SiteCalls {
+
+    /** What is done at a matching call. */
+    enum Kind {
+        /** An acquisition that always holds the lock when it returns. */
+        LOCK,
+        /** An acquisition that returns whether it holds the lock. */
+        TRY_LOCK,
+        /** A release. */
+        UNLOCK,
+        /** A blocking call with no suspendable form. */
+        UNSUSPENDABLE
+    }
+
+    private static final String LOCKS = "dev/flow/internal/Locks";
+    private static final String POLLING = "dev/flow/internal/Polling";
+    private static final String LOCK = "java/util/concurrent/locks/Lock";
+    private static final String CONDITION = "java/util/concurrent/locks/Condition";
+    private static final String TIMED = "(JLjava/util/concurrent/TimeUnit;)";
+
+    private static final class Rule {
+        final String owner;
+        final String name;
+        final String params;
+        final Kind kind;
+
+        Rule(String owner, String name, String params, Kind kind) {
+            this.owner = owner;
+            this.name = name;
+            this.params = params;
+            this.kind = kind;
+        }
+    }
+
+    private static final List<Rule> RULES = List.of(
+            new Rule(LOCK, "lock", "()", Kind.LOCK),
+            new Rule(LOCK, "lockInterruptibly", "()", Kind.LOCK),
+            new Rule(LOCK, "tryLock", "()", Kind.TRY_LOCK),
+            new Rule(LOCK, "tryLock", TIMED, Kind.TRY_LOCK),
+            new Rule(LOCK, "unlock", "()", Kind.UNLOCK),
+            new Rule("java/lang/Object", "wait", "()", Kind.UNSUSPENDABLE),
+            new Rule("java/lang/Object", "wait", "(J)", Kind.UNSUSPENDABLE),
+            new Rule("java/lang/Object", "wait", "(JI)", Kind.UNSUSPENDABLE),
+            new Rule(CONDITION, "await", "()", Kind.UNSUSPENDABLE),
+            new Rule(CONDITION, "await", TIMED, Kind.UNSUSPENDABLE),
+            new Rule(CONDITION, "awaitNanos", "(J)", Kind.UNSUSPENDABLE),
+            new Rule(CONDITION, "awaitUninterruptibly", "()", Kind.UNSUSPENDABLE),
+            new Rule(CONDITION, "awaitUntil", "(Ljava/util/Date;)", Kind.UNSUSPENDABLE),
+            new Rule("java/util/concurrent/CyclicBarrier", "await", "()", Kind.UNSUSPENDABLE),
+            new Rule("java/util/concurrent/CyclicBarrier", "await", TIMED, Kind.UNSUSPENDABLE),
+            new Rule("java/util/concurrent/Exchanger", "exchange", "(Ljava/lang/Object;)", Kind.UNSUSPENDABLE),
+            new Rule("java/util/concurrent/Exchanger", "exchange", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)",
+                    Kind.UNSUSPENDABLE),
+            new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(I)", Kind.UNSUSPENDABLE),
+            new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(IJLjava/util/concurrent/TimeUnit;)",
+                    Kind.UNSUSPENDABLE),
+            new Rule("java/lang/Thread", "join", "(JI)", Kind.UNSUSPENDABLE));
+
+    private SiteCalls() {
+    }
+
+    /** The kind of {@code c}, or {@code null} if it is not a followed call. */
+    static Kind match(MethodInsnNode c, Hierarchy hierarchy) {
+        if (c.getOpcode() == Opcodes.INVOKESTATIC || c.getOpcode() == Opcodes.INVOKESPECIAL) {
+            return null;
+        }
+        for (Rule r : RULES) {
+            if (r.name.equals(c.name) && c.desc.startsWith(r.params)
+                    && (r.owner.equals("java/lang/Object") || hierarchy.isSubtype(c.owner, r.owner))) {
+                return r.kind;
+            }
+        }
+        return null;
+    }
+
+    /** Adds the bookkeeping or the report around {@code c}; the call itself stays. */
+    static void rewrite(String className, MethodNode mn, MethodInsnNode c, Kind kind, int line, boolean strict) {
+        InsnList insns = mn.instructions;
+        if (kind == Kind.UNSUSPENDABLE) {
+            int site = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.BLOCKING_CALL, strict);
+            insns.insertBefore(c, new LdcInsnNode(site));
+            insns.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, POLLING, "unsuspendable", "(I)V", false));
+            return;
+        }
+        insns.insertBefore(c, dupReceiver(mn, c));
+        InsnList after = new InsnList();
+        if (kind == Kind.UNLOCK) {
+            after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LOCKS, "unlocked", "(Ljava/lang/Object;)V", false));
+        } else {
+            int site = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.LOCK, strict);
+            after.add(new LdcInsnNode(site));
+            after.add(kind == Kind.LOCK
+                    ? new MethodInsnNode(Opcodes.INVOKESTATIC, LOCKS, "locked", "(Ljava/lang/Object;I)V", false)
+                    : new MethodInsnNode(Opcodes.INVOKESTATIC, LOCKS, "tried", "(Ljava/lang/Object;ZI)Z", false));
+        }
+        insns.insert(c, after);
+    }
+
+    /**
+     * Code to place before the instance call {@code c}, with its receiver and arguments on the stack,
+     * that leaves the stack as it was with a copy of the receiver below the receiver: the arguments
+     * go through fresh locals.
+     */
+    private static InsnList dupReceiver(MethodNode mn, MethodInsnNode c) {
+        InsnList out = new InsnList();
+        int[] slots = storeArguments(mn, c.desc, out);
+        out.add(new InsnNode(Opcodes.DUP));
+        loadArguments(c.desc, slots, out);
+        return out;
+    }
+
+    /**
+     * Replaces the instance call {@code c} with {@code replacement} (which consumes the receiver and
+     * the arguments and leaves the call's result) for a non-null receiver; a null receiver runs the
+     * original call, so the JVM's helpful {@code NullPointerException} message (naming the null
+     * expression) is exactly the one of the code loaded normally.
+     *
+     * @return the first and last instruction of the code that replaced {@code c}
+     */
+    static AbstractInsnNode[] guardNullReceiver(MethodNode mn, MethodInsnNode c, InsnList replacement) {
+        InsnList insns = mn.instructions;
+        InsnList out = new InsnList();
+        LabelNode first = new LabelNode();
+        LabelNode nonNull = new LabelNode();
+        LabelNode end = new LabelNode();
+        out.add(first);
+        int[] slots = storeArguments(mn, c.desc, out);
+        out.add(new InsnNode(Opcodes.DUP));
+        out.add(new JumpInsnNode(Opcodes.IFNONNULL, nonNull));
+        loadArguments(c.desc, slots, out);
+        out.add(new MethodInsnNode(c.getOpcode(), c.owner, c.name, c.desc, c.itf));
+        out.add(new JumpInsnNode(Opcodes.GOTO, end));
+        out.add(nonNull);
+        loadArguments(c.desc, slots, out);
+        out.add(replacement);
+        out.add(end);
+        insns.insertBefore(c, out);
+        insns.remove(c);
+        return new AbstractInsnNode[] {first, end};
+    }
+
+    private static int[] storeArguments(MethodNode mn, String desc, InsnList out) {
+        Type[] args = Type.getArgumentTypes(desc);
+        int[] slots = new int[args.length];
+        for (int i = 0; i < args.length; i++) {
+            slots[i] = mn.maxLocals;
+            mn.maxLocals += args[i].getSize();
+        }
+        for (int i = args.length - 1; i >= 0; i--) {
+            out.add(new VarInsnNode(args[i].getOpcode(Opcodes.ISTORE), slots[i]));
+        }
+        return slots;
+    }
+
+    private static void loadArguments(String desc, int[] slots, InsnList out) {
+        Type[] args = Type.getArgumentTypes(desc);
+        for (int i = 0; i < args.length; i++) {
+            out.add(new VarInsnNode(args[i].getOpcode(Opcodes.ILOAD), slots[i]));
+        }
+    }
+}

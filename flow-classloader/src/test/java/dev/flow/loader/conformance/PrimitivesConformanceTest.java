@@ -1,0 +1,38 @@
+package dev.flow.loader.conformance;
+
+import java.util.stream.Stream;
+
+/**
+ * Blocking JDK primitives in flows: those with a way to test without blocking (queues, latches,
+ * semaphores, phasers) suspend, even when the other side is a sibling flow on the same single worker; those
+ * without one ({@code Object.wait}, barriers) are reported and refused in strict mode.
+ */
+class PrimitivesConformanceTest extends ConformanceSuite {
+
+    @Override
+    protected Stream<Case> cases() {
+        String p = "flowtest.conformance.primitives.";
+        String blocking = "has no suspendable form";
+        return Stream.of(
+                Case.of(p + "PollFromSiblingFlow").suspends(),
+                Case.of(p + "OfferToSiblingConsumer").suspends(),
+                Case.of(p + "TakeFromOtherThread").suspends(),
+                Case.of(p + "PutIntoFullQueue").suspends(),
+                Case.of(p + "PollTimesOut").suspends(),
+                Case.of(p + "OfferTimesOut").suspends(),
+                Case.of(p + "LatchFromSiblingFlows").suspends(),
+                Case.of(p + "LatchAwaitFromOtherThread").suspends(),
+                Case.of(p + "LatchAwaitTimesOut").suspends(),
+                Case.of(p + "SemaphoreFromSiblingFlow").suspends(),
+                Case.of(p + "SemaphoreAcquireFromOtherThread").suspends(),
+                Case.of(p + "SemaphoreTryAcquireTimesOut").suspends(),
+                Case.of(p + "PhaserWithSiblingFlow").suspends(),
+                Case.of(p + "CompletionServiceTake").suspends(),
+                Case.of(p + "ExecutorAwaitTermination").suspends(),
+                Case.of(p + "ForkJoinTaskJoin").suspends(),
+                Case.of(p + "ThreadJoin").suspends(),
+                Case.of(p + "InterruptedWaits"),
+                Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
+                Case.of(p + "CyclicBarrierOfOne").pins(blocking));
+    }
+}

@@ -1,0 +1,25 @@
+package flowtest.conformance.locks;
+
+import flowtest.support.Async;
+import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@code take()} while holding a lock, of an element another thread adds later: the flow cannot
+ * suspend (the lock belongs to its thread), so it blocks, reported at the lock's site.
+ */
+public final class TakeWhileHoldingLock implements Callable<Object> {
+    @Override
+    public Object call() throws Exception {
+        ReentrantLock lock = new ReentrantLock();
+        LinkedBlockingQueue<String> queue = new LinkedBlockingQueue<>();
+        lock.lock();
+        try {
+            Async.later("item").thenAccept(queue::add);
+            return queue.take() + ", held " + lock.isHeldByCurrentThread();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

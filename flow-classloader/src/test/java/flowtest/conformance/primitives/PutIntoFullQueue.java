@@ -1,0 +1,26 @@
+package flowtest.conformance.primitives;
+
+import flowtest.support.Spawn;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/** {@code put()} into a full queue of one slot that a plain thread drains. */
+public final class PutIntoFullQueue implements Callable<Object> {
+    @Override
+    public Object call() throws Exception {
+        BlockingQueue<Integer> queue = new ArrayBlockingQueue<>(1);
+        Spawn.onThread(() -> {
+            for (int i = 0; i < 3; i++) {
+                Thread.sleep(2);
+                queue.poll(5, TimeUnit.SECONDS);
+            }
+            return null;
+        });
+        for (int i = 1; i <= 3; i++) {
+            queue.put(i);
+        }
+        return "put 3 items";
+    }
+}

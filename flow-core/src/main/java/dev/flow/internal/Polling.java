@@ -1,0 +1,180 @@
+package dev.flow.internal;
+
+import dev.flow.SuspendPolicy;
+import dev.flow.spi.Awaitable;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Support for the suspendable forms of JDK primitives that offer no completion callback (blocking
+ * queues, latches, semaphores): the flow tries the non-blocking form ({@code poll}, {@code
+ * tryAcquire}, {@code getCount() == 0}, {@code Phaser.getPhase()}) and suspends between attempts, first yielding the worker to
+ * other ready flows three times, then sleeping 50 µs, doubling up to 1 ms. Also the report for
+ * blocking calls that have no suspendable form. Stateless and thread-safe.
+ */
+public final class Polling {
+
+    /** Completes as soon as a waiter registers: awaiting it puts the flow at the back of the ready queue. */
+    public static final Awaitable YIELD = new Pause(true);
+    /** Never completes: awaited with a timeout, it is a pause on the scheduler's timer. */
+    public static final Awaitable PAUSE = new Pause(false);
+
+    /** {@link #attempt}: {@code BlockingQueue.poll()}. */
+    public static final int TAKE = 0;
+    /** {@link #attempt}: {@code BlockingQueue.offer(element)}. */
+    public static final int OFFER = 1;
+    /** {@link #attempt}: {@code CountDownLatch.getCount() == 0}. */
+    public static final int LATCH = 2;
+    /** {@link #attempt}: {@code Semaphore.tryAcquire(n)}. */
+    public static final int PERMITS = 3;
+    /** {@link #attempt}: {@code Phaser.getPhase() != n}, giving the phase reached. */
+    public static final int PHASE = 4;
+    /** {@link #attempt}: {@code CompletionService.poll()}. */
+    public static final int COMPLETION = 5;
+    /** {@link #attempt}: {@code ExecutorService.isTerminated()}. */
+    public static final int TERMINATED = 6;
+    /** {@link #attempt}: {@code !Thread.isAlive()}. */
+    public static final int ENDED = 7;
+
+    /** {@link #mode}: the flow may suspend. */
+    public static final int SUSPEND = 0;
+    /** {@link #mode}: no flow, or a flow that never suspends: the original call blocks, silently. */
+    public static final int BLOCK = 1;
+    /** {@link #mode}: a pinned flow: it may try without blocking, but if it must wait it blocks, reported. */
+    public static final int PINNED = 2;
+    /** Returned by a polling wait whose caller must make the original, blocking call. */
+    public static final Object WOULD_BLOCK = new Object();
+
+    private static final int YIELDS = 3;
+    private static final long FIRST_PAUSE_NANOS = 50_000L;
+    private static final long MAX_PAUSE_NANOS = 1_000_000L;
+
+    private Polling() {
+    }
+
+    /**
+     * The current flow's way of waiting for something not done: {@link #SUSPEND}, {@link #BLOCK} or
+     * {@link #PINNED}. A flow pinned at a strict site is refused here, by site, whether or not it
+     * would have to wait.
+     *
+     * @throws dev.flow.UnsuspendableFrameException if {@code f} is pinned at a strict site
+     */
+    public static int mode(FlowState f) {
+        if (f == null) {
+            return BLOCK;
+        }
+        int site = pinSite(f);
+        if (site != Pins.NOT_PINNED) {
+            if (Pins.isStrict(site)) {
+                Pins.onPinnedAwait(site);
+            }
+            return PINNED;
+        }
+        return f.continuation == null || f.policy.kind() == SuspendPolicy.Kind.NEVER ? BLOCK : SUSPEND;
+    }
+
+    /**
+     * Whether a wait for something not done may suspend, given the flow's {@link #mode}: {@code false}
+     * outside a flow, in a flow that never suspends, and in a pinned flow, whose pin it reports as the
+     * wait would block.
+     */
+    public static boolean maySuspend(int mode) {
+        if (mode == PINNED) {
+            reportPinned();
+        }
+        return mode == SUSPEND;
+    }
+
+    /** Reports the current flow's pin as it is about to block: a warning once per site. */
+    public static void reportPinned() {
+        FlowState f = FlowState.current();
+        if (f != null) {
+            int site = pinSite(f);
+            if (site != Pins.NOT_PINNED) {
+                Pins.onPinnedAwait(site);
+            }
+        }
+    }
+
+    /** The site that pins {@code f}: its pin stretch's, else its innermost held lock's. */
+    private static int pinSite(FlowState f) {
+        return f.pinSite != Pins.NOT_PINNED ? f.pinSite : Locks.heldSite(f);
+    }
+
+    /**
+     * One non-blocking attempt {@code op} on {@code target}: the element taken, the phase reached, or
+     * {@link Boolean#TRUE} if it succeeded otherwise; {@code null} if it must be repeated.
+     *
+     * @param n the permits to acquire, or the phase to leave
+     */
+    @SuppressWarnings("unchecked")
+    public static Object attempt(int op, Object target, Object element, int n) {
+        switch (op) {
+            case TAKE:
+                return ((BlockingQueue<?>) target).poll();
+            case OFFER:
+                return ((BlockingQueue<Object>) target).offer(element) ? Boolean.TRUE : null;
+            case LATCH:
+                return ((CountDownLatch) target).getCount() == 0 ? Boolean.TRUE : null;
+            case PERMITS:
+                return ((Semaphore) target).tryAcquire(n) ? Boolean.TRUE : null;
+            case PHASE:
+                int phase = ((Phaser) target).getPhase();
+                return phase != n ? Integer.valueOf(phase) : null;
+            case COMPLETION:
+                return ((CompletionService<?>) target).poll();
+            case TERMINATED:
+                return ((ExecutorService) target).isTerminated() ? Boolean.TRUE : null;
+            case ENDED:
+                return ((Thread) target).isAlive() ? null : Boolean.TRUE;
+            default:
+                throw new IllegalArgumentException("op: " + op + " (expected: one of Polling's operations)");
+        }
+    }
+
+    /** How long to pause before attempt {@code attempt + 1}: {@code 0} (a yield) for the first three. */
+    public static long pauseNanos(int attempt) {
+        if (attempt < YIELDS) {
+            return 0;
+        }
+        int doublings = attempt - YIELDS;
+        return doublings >= 5 ? MAX_PAUSE_NANOS : Math.min(FIRST_PAUSE_NANOS << doublings, MAX_PAUSE_NANOS);
+    }
+
+    /**
+     * Called before a blocking call without a suspendable form ({@code Object.wait}, {@code
+     * Condition.await}, {@code CyclicBarrier.await}...) registered as pin site {@code site}: in a
+     * flow it is reported like a pin (a warning once, or an {@code UnsuspendableFrameException} at a
+     * strict site); elsewhere it does nothing.
+     */
+    public static void unsuspendable(int site) {
+        if (FlowState.current() != null) {
+            Pins.onPinnedAwait(site);
+        }
+    }
+
+    /** {@link #YIELD} and {@link #PAUSE}: never done; a yield runs its waiter at once, a pause never. */
+    private static final class Pause implements Awaitable {
+        private final boolean yield;
+
+        Pause(boolean yield) {
+            this.yield = yield;
+        }
+
+        @Override
+        public boolean isDone() {
+            return false;
+        }
+
+        @Override
+        public void whenDone(Runnable action) {
+            if (yield) {
+                action.run();
+            }
+        }
+    }
+}

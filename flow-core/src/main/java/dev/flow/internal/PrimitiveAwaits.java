@@ -1,0 +1,251 @@
+package dev.flow.internal;
+
+import dev.flow.FlowHandle;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The suspendable forms of flow handles' waits and of the JDK's blocking primitives (queues, latches,
+ * semaphores, phasers, completion services, executor termination): the {@code
+ * ContinuationClassLoader} rewrites their call sites into calls to these methods.
+ *
+ * <p>The JDK primitives offer no completion callback, so a flow polls: it tries the non-blocking form
+ * and suspends between attempts ({@link Polling}). Timeouts end the wait as the JDK's do, and with the
+ * interrupt flag set an interruptible wait throws {@code InterruptedException} (clearing the flag)
+ * before each attempt, as the JDK's do. Outside a flow, or in a flow that never suspends, each method
+ * makes the original call. A pinned flow first tries once without blocking; if it would have to
+ * wait, the pin is reported (a warning once per site; strict sites refuse at once, by site) and the
+ * original call blocks.
+ *
+ * <p>Each class loader defines its own instrumented copy of this class, so it uses only public
+ * members of other classes. Runs on the calling thread: a scheduler worker inside a flow.
+ */
+public final class PrimitiveAwaits {
+
+    private PrimitiveAwaits() {
+    }
+
+    /** Replaces {@code FlowHandle.join()}. */
+    public static Object join(FlowHandle<?> h) {
+        int mode = Polling.mode(FlowState.current());
+        if (!h.isDone() && Polling.maySuspend(mode)) {
+            Awaits.park(h.toCompletionStage().toCompletableFuture(), 0);
+        }
+        return h.join();
+    }
+
+    /** Replaces {@code FlowHandle.get(Duration)}; the outcome comes from the handle's own {@code get}. */
+    public static Object get(FlowHandle<?> h, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        int mode = Polling.mode(FlowState.current());
+        if (timeout == null || h.isDone() || Thread.currentThread().isInterrupted() || !Polling.maySuspend(mode)) {
+            return h.get(timeout);
+        }
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE;
+        }
+        if (nanos > 0) {
+            Awaits.parkInterruptibly(h.toCompletionStage().toCompletableFuture(), nanos);
+        }
+        return h.get(Duration.ZERO);
+    }
+
+    /** Replaces {@code BlockingQueue.take()}. */
+    public static Object take(BlockingQueue<?> q) throws InterruptedException {
+        Object r = pollFor(Polling.TAKE, q, null, 0, -1, true);
+        return r != Polling.WOULD_BLOCK ? r : q.take();
+    }
+
+    /** Replaces {@code BlockingQueue.poll(long, TimeUnit)}: {@code null} once the timeout has passed. */
+    public static Object poll(BlockingQueue<?> q, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = unit == null ? Polling.WOULD_BLOCK : pollFor(Polling.TAKE, q, null, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r : q.poll(timeout, unit);
+    }
+
+    /** Replaces {@code BlockingQueue.put(Object)}; a {@code SynchronousQueue} blocks (see the README). */
+    @SuppressWarnings("unchecked")
+    public static void put(BlockingQueue<?> q, Object e) throws InterruptedException {
+        if (e == null || q instanceof SynchronousQueue || pollFor(Polling.OFFER, q, e, 0, -1, true) == Polling.WOULD_BLOCK) {
+            ((BlockingQueue<Object>) q).put(e);
+        }
+    }
+
+    /** Replaces {@code BlockingQueue.offer(Object, long, TimeUnit)}: {@code false} once the timeout has passed. */
+    @SuppressWarnings("unchecked")
+    public static boolean offer(BlockingQueue<?> q, Object e, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = e == null || unit == null || q instanceof SynchronousQueue ? Polling.WOULD_BLOCK
+                : pollFor(Polling.OFFER, q, e, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r != null : ((BlockingQueue<Object>) q).offer(e, timeout, unit);
+    }
+
+    /** Replaces {@code CountDownLatch.await()}. */
+    public static void await(CountDownLatch latch) throws InterruptedException {
+        if (pollFor(Polling.LATCH, latch, null, 0, -1, true) == Polling.WOULD_BLOCK) {
+            latch.await();
+        }
+    }
+
+    /** Replaces {@code CountDownLatch.await(long, TimeUnit)}: {@code false} once the timeout has passed. */
+    public static boolean await(CountDownLatch latch, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = unit == null ? Polling.WOULD_BLOCK : pollFor(Polling.LATCH, latch, null, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r != null : latch.await(timeout, unit);
+    }
+
+    /** Replaces {@code Semaphore.acquire()}. */
+    public static void acquire(Semaphore s) throws InterruptedException {
+        acquire(s, 1);
+    }
+
+    /** Replaces {@code Semaphore.acquire(int)}. */
+    public static void acquire(Semaphore s, int permits) throws InterruptedException {
+        if (permits < 0 || pollFor(Polling.PERMITS, s, null, permits, -1, true) == Polling.WOULD_BLOCK) {
+            s.acquire(permits);
+        }
+    }
+
+    /** Replaces {@code Semaphore.acquireUninterruptibly()}. */
+    public static void acquireUninterruptibly(Semaphore s) {
+        acquireUninterruptibly(s, 1);
+    }
+
+    /** Replaces {@code Semaphore.acquireUninterruptibly(int)}; an interrupt stays set. */
+    public static void acquireUninterruptibly(Semaphore s, int permits) {
+        if (permits < 0 || uninterruptibly(Polling.PERMITS, s, permits) == Polling.WOULD_BLOCK) {
+            s.acquireUninterruptibly(permits);
+        }
+    }
+
+    /** Replaces {@code Semaphore.tryAcquire(long, TimeUnit)}. */
+    public static boolean tryAcquire(Semaphore s, long timeout, TimeUnit unit) throws InterruptedException {
+        return tryAcquire(s, 1, timeout, unit);
+    }
+
+    /** Replaces {@code Semaphore.tryAcquire(int, long, TimeUnit)}: {@code false} once the timeout has passed. */
+    public static boolean tryAcquire(Semaphore s, int permits, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = permits < 0 || unit == null ? Polling.WOULD_BLOCK
+                : pollFor(Polling.PERMITS, s, null, permits, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r != null : s.tryAcquire(permits, timeout, unit);
+    }
+
+    /** Replaces {@code CompletionService.take()}. */
+    public static Future<?> take(CompletionService<?> cs) throws InterruptedException {
+        Object r = pollFor(Polling.COMPLETION, cs, null, 0, -1, true);
+        return r != Polling.WOULD_BLOCK ? (Future<?>) r : cs.take();
+    }
+
+    /** Replaces {@code CompletionService.poll(long, TimeUnit)}: {@code null} once the timeout has passed. */
+    public static Future<?> poll(CompletionService<?> cs, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = unit == null ? Polling.WOULD_BLOCK : pollFor(Polling.COMPLETION, cs, null, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? (Future<?>) r : cs.poll(timeout, unit);
+    }
+
+    /**
+     * Replaces {@code ExecutorService.awaitTermination(long, TimeUnit)}: {@code false} once the timeout
+     * has passed. A terminated executor answers itself.
+     */
+    public static boolean awaitTermination(ExecutorService es, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = unit == null || es.isTerminated() ? Polling.WOULD_BLOCK
+                : pollFor(Polling.TERMINATED, es, null, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r != null : es.awaitTermination(timeout, unit);
+    }
+
+    /** Replaces {@code Thread.join()}. */
+    public static void join(Thread t) throws InterruptedException {
+        join(t, 0);
+    }
+
+    /** Replaces {@code Thread.join(long)}: returns once the thread has ended or after {@code millis} ({@code 0}: never). */
+    public static void join(Thread t, long millis) throws InterruptedException {
+        if (millis < 0 || !t.isAlive()
+                || pollFor(Polling.ENDED, t, null, 0, millis == 0 ? -1 : TimeUnit.MILLISECONDS.toNanos(millis), true)
+                        == Polling.WOULD_BLOCK) {
+            t.join(millis);
+        }
+    }
+
+    /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */
+    public static int awaitAdvance(Phaser phaser, int phase) {
+        Object r = phase < 0 ? Polling.WOULD_BLOCK : uninterruptibly(Polling.PHASE, phaser, phase);
+        return r != Polling.WOULD_BLOCK ? (Integer) r : phaser.awaitAdvance(phase);
+    }
+
+    /** Replaces {@code Phaser.arriveAndAwaitAdvance()} of a phaser without a parent; tiered phasers block. */
+    public static int arriveAndAwaitAdvance(Phaser phaser) {
+        if (phaser.getParent() != null || Polling.mode(FlowState.current()) == Polling.BLOCK) {
+            return phaser.arriveAndAwaitAdvance();
+        }
+        int phase = phaser.arrive();
+        return phase < 0 ? phase : awaitAdvance(phaser, phase);
+    }
+
+    private static long nanos(long timeout, TimeUnit unit) {
+        return Math.max(0, unit.toNanos(timeout));
+    }
+
+    private static Object uninterruptibly(int op, Object target, int n) {
+        try {
+            return pollFor(op, target, null, n, -1, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible poll interrupted", e);
+        }
+    }
+
+    /**
+     * Repeats {@link Polling#attempt} until it succeeds, suspending between attempts, like the JDK's
+     * blocking form: an interruptible wait throws {@code InterruptedException} (clearing the flag)
+     * before each attempt if the flag is set.
+     *
+     * @param n the permits to acquire, or the phase to leave
+     * @param nanos how long to try, {@code -1} for ever
+     * @return the attempt's result; {@code null} once {@code nanos} have passed; {@link
+     *     Polling#WOULD_BLOCK} if the caller must make the blocking call: outside a flow, in a flow that
+     *     never suspends, or in a pinned flow whose attempt failed (its pin reported)
+     */
+    private static Object pollFor(int op, Object target, Object element, int n, long nanos, boolean interruptible)
+            throws InterruptedException {
+        int mode = Polling.mode(FlowState.current());
+        if (mode == Polling.BLOCK) {
+            return Polling.WOULD_BLOCK;
+        }
+        long start = nanos > 0 ? System.nanoTime() : 0;
+        for (int attempt = 0;; attempt++) {
+            if (interruptible && Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            Object r = Polling.attempt(op, target, element, n);
+            if (r != null) {
+                return r;
+            }
+            if (nanos == 0 || !Polling.maySuspend(mode)) {
+                return nanos == 0 ? null : Polling.WOULD_BLOCK;
+            }
+            long pause = Polling.pauseNanos(attempt);
+            if (nanos > 0) {
+                long left = nanos - (System.nanoTime() - start);
+                if (left <= 0) {
+                    return null;
+                }
+                pause = Math.min(pause, left);
+            }
+            Object w = pause == 0 ? Polling.YIELD : Polling.PAUSE;
+            if (interruptible) {
+                Awaits.parkInterruptibly(w, pause);
+            } else {
+                Awaits.park(w, pause);
+            }
+        }
+    }
+}
