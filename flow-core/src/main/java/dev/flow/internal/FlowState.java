@@ -72,7 +72,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     volatile int since;
     /** Where the flow last suspended, when the scheduler records stacks. */
     volatile StackTraceElement[] site;
-    /** Neighbours in the scheduler's list of suspended flows; guarded by that list. */
+    /** Neighbours in the scheduler's list of active flows; guarded by that list. */
     FlowState prev;
     FlowState next;
     private Object[] locals;

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine behind {@code FlowScheduler}: worker threads, a ready queue, a timer for timeouts, a
- * timing wheel for sleeps, the list of suspended flows and the counters.
+ * timing wheel for sleeps, the list of active flows and the counters.
  *
  * <p>Flows run only on its workers; a completed awaited operation (on any thread, including a MINA
  * I/O processor) merely puts the flow back on the ready queue. Every suspension has one wake-up
@@ -50,11 +50,15 @@ public final class SchedulerCore {
     private final SleepWheel sleeps;
     private final SuspendPolicy policy;
     private final boolean recordStacks;
-    /** Head of the doubly linked list of suspended flows (a sentinel); guarded by itself. */
-    private final FlowState parked;
+    /**
+     * Head of the doubly linked list of active flows (a sentinel); guarded by itself. A flow is linked
+     * once, at submission, and unlinked when it ends, not at every suspension: {@link #close} reaches
+     * the suspended ones through their wake-up ({@link FlowState#ticket}).
+     */
+    private final FlowState flows;
     /** No new flows are accepted. */
     private volatile boolean closing;
-    /** Flows are failed at their suspension points; set under the {@link #parked} lock. */
+    /** Flows are failed at their suspension points; set under the {@link #flows} lock. */
     volatile boolean stopping;
     private final AtomicBoolean terminated = new AtomicBoolean();
     private final CountDownLatch termination = new CountDownLatch(1);
@@ -82,9 +86,9 @@ public final class SchedulerCore {
         this.owner = owner;
         this.policy = policy;
         this.recordStacks = recordStacks;
-        this.parked = new FlowState(this, policy, "list", null);
-        parked.prev = parked;
-        parked.next = parked;
+        this.flows = new FlowState(this, policy, "list", null);
+        flows.prev = flows;
+        flows.next = flows;
         this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) {
             Worker t = new Worker(name + "-worker-" + i);
@@ -138,6 +142,7 @@ public final class SchedulerCore {
             throw new RejectedExecutionException("flow scheduler '" + name + "' is closed");
         }
         started.increment();
+        link(f);
         f.since = clock();
         ready.add(f);
         return f;
@@ -276,13 +281,18 @@ public final class SchedulerCore {
         // Counted before the handle completes, so that a caller woken by the handle sees the counts.
         if (failure == null) {
             completed.increment();
-            flowEnded();
+            flowEnded(f);
             f.result.complete(value);
         } else {
             failed.increment();
-            flowEnded();
+            flowEnded(f);
             f.result.completeExceptionally(failure);
         }
+    }
+
+    private void flowEnded(FlowState f) {
+        unlink(f);
+        flowEnded();
     }
 
     private void flowEnded() {
@@ -301,29 +311,22 @@ public final class SchedulerCore {
         }
         running.decrementAndGet();
         Wakeup wakeup = timeout == 0 && !f.staleCallbacks ? null : new Wakeup(f);
-        boolean stopNow;
-        synchronized (parked) {
-            stopNow = stopping;
-            if (!stopNow) {
-                link(f);
-            }
-        }
-        if (stopNow) {
-            // The scheduler is failing its flows: this one resumes at once and throws.
-            suspended.decrementAndGet();
-            f.staleCallbacks = true;
-            enqueue(f);
-            return;
-        }
         if (wakeup == null) {
             f.ticket = f;
             f.armWake();
         } else {
             f.ticket = wakeup;
         }
+        // Armed (volatile) before reading the flags (volatile), which cancel() and stopAll() set
+        // before claiming the ticket: either they see this wake-up armed, or this sees their flag.
         if (f.stop != 0) {
             // Cancelled while suspending: the cancel may have found the wake-up not yet armed.
             stop(f, true);
+            return;
+        }
+        if (stopping) {
+            // The scheduler is failing its flows: this one resumes at once and throws.
+            stop(f, false);
             return;
         }
         worker.registering = true;
@@ -348,15 +351,17 @@ public final class SchedulerCore {
     }
 
     private void link(FlowState f) {
-        FlowState last = parked.prev;
-        f.prev = last;
-        f.next = parked;
-        last.next = f;
-        parked.prev = f;
+        synchronized (flows) {
+            FlowState last = flows.prev;
+            f.prev = last;
+            f.next = flows;
+            last.next = f;
+            flows.prev = f;
+        }
     }
 
     private void unlink(FlowState f) {
-        synchronized (parked) {
+        synchronized (flows) {
             if (f.prev != null) {
                 f.prev.next = f.next;
                 f.next.prev = f.prev;
@@ -368,8 +373,6 @@ public final class SchedulerCore {
 
     /** Resumes {@code f}, whose wake-up the caller has just claimed. */
     void resumeClaimed(FlowState f, boolean countResumed) {
-        unlink(f);
-        f.since = clock();
         suspended.decrementAndGet();
         if (countResumed) {
             resumed.increment();
@@ -382,10 +385,12 @@ public final class SchedulerCore {
         if (t instanceof Worker) {
             Worker w = (Worker) t;
             if (w.registering && w.next == null && ready.isEmpty() && isWorker(w)) {
+                // Runs next on this worker: never queued, so no "ready since" for dump().
                 w.next = f;
                 return;
             }
         }
+        f.since = clock();
         ready.add(f);
     }
 
@@ -462,9 +467,9 @@ public final class SchedulerCore {
 
     private void stopAll() {
         List<FlowState> all = new ArrayList<>();
-        synchronized (parked) {
+        synchronized (flows) {
             stopping = true;
-            for (FlowState f = parked.next; f != parked; f = f.next) {
+            for (FlowState f = flows.next; f != flows; f = f.next) {
                 all.add(f);
             }
         }
@@ -571,9 +576,12 @@ public final class SchedulerCore {
 
     List<FlowState> suspendedFlows() {
         List<FlowState> out = new ArrayList<>();
-        synchronized (parked) {
-            for (FlowState f = parked.next; f != parked; f = f.next) {
-                out.add(f);
+        synchronized (flows) {
+            for (FlowState f = flows.next; f != flows; f = f.next) {
+                Ticket t = f.ticket;
+                if (t != null && t.live()) {
+                    out.add(f);
+                }
             }
         }
         return out;
