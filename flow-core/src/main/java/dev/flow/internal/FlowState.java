@@ -68,8 +68,11 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     volatile Ticket ticket;
     /** {@link #CANCELLED} once {@link #cancel()} was called. */
     volatile byte stop;
-    /** The scheduler's clock ({@link SchedulerCore#clock()}) at the last suspension, resumption or submission. */
-    volatile int since;
+    /**
+     * The scheduler's clock ({@link SchedulerCore#clock()}) at the last suspension, queueing or
+     * submission; read racily by {@code dump()} (an {@code int} is never torn), hence not volatile.
+     */
+    int since;
     /** Where the flow last suspended, when the scheduler records stacks. */
     volatile StackTraceElement[] site;
     /** Neighbours in the scheduler's list of active flows; guarded by that list. */

@@ -2,6 +2,8 @@ package dev.flow.internal;
 
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,6 +43,15 @@ public final class SchedulerCore {
      */
     static final int TRIM_THRESHOLD = 1024;
     private static final boolean TRIM = StackTrimmer.available();
+    private static final VarHandle WORKER_CURRENT;
+
+    static {
+        try {
+            WORKER_CURRENT = MethodHandles.lookup().findVarHandle(Worker.class, "current", FlowState.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String name;
     private final Object owner;
@@ -209,7 +220,13 @@ public final class SchedulerCore {
             f.interrupted = false;
             worker.interrupt();
         }
-        worker.current = f;
+        if (f.continuation == null) {
+            // A cancel interrupts the worker of a task that cannot suspend: it must see it here.
+            worker.current = f;
+        } else {
+            // Only dump() reads it for a continuation: no fence per resumption.
+            WORKER_CURRENT.setRelease(worker, f);
+        }
         FlowState.setCurrent(f);
         boolean finished = true;
         Object value = null;
@@ -252,7 +269,7 @@ public final class SchedulerCore {
                     worker.current = null;
                 }
             } else {
-                worker.current = null;
+                WORKER_CURRENT.setRelease(worker, null);
             }
             f.interrupted = Thread.interrupted();
         }
@@ -312,7 +329,9 @@ public final class SchedulerCore {
         running.decrementAndGet();
         Wakeup wakeup = timeout == 0 && !f.staleCallbacks ? null : new Wakeup(f);
         if (wakeup == null) {
-            f.ticket = f;
+            if (f.ticket != f) {
+                f.ticket = f;
+            }
             f.armWake();
         } else {
             f.ticket = wakeup;
