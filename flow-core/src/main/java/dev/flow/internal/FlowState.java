@@ -69,8 +69,9 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** {@link #CANCELLED} once {@link #cancel()} was called. */
     volatile byte stop;
     /**
-     * The scheduler's clock ({@link SchedulerCore#clock()}) at the last suspension, queueing or
-     * submission; read racily by {@code dump()} (an {@code int} is never torn), hence not volatile.
+     * The scheduler's clock ({@link SchedulerCore#clock()}, to within about a millisecond) at the last
+     * suspension, queueing or submission; read racily by {@code dump()} (an {@code int} is never
+     * torn), hence not volatile.
      */
     int since;
     /** Where the flow last suspended, when the scheduler records stacks. */

@@ -44,10 +44,15 @@ public final class SchedulerCore {
     static final int TRIM_THRESHOLD = 1024;
     private static final boolean TRIM = StackTrimmer.available();
     private static final VarHandle WORKER_CURRENT;
+    private static final VarHandle COARSE_NOW;
+    /** {@link #coarseNow} while the clock is not ticking. */
+    private static final int STALE = Integer.MIN_VALUE;
+    private static final long TICK_NANOS = 1_000_000L;
 
     static {
         try {
             WORKER_CURRENT = MethodHandles.lookup().findVarHandle(Worker.class, "current", FlowState.class);
+            COARSE_NOW = MethodHandles.lookup().findVarHandle(SchedulerCore.class, "coarseNow", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -83,6 +88,13 @@ public final class SchedulerCore {
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger suspended = new AtomicInteger();
     private final long epoch = System.nanoTime();
+    /**
+     * {@link #clock()} as of the last tick of the timer (every millisecond while flows suspend), or
+     * {@link #STALE}: at most a tick (plus the timer's lateness) behind, never ahead.
+     */
+    private volatile int coarseNow = STALE;
+    /** Whether {@link #coarseNow} was read since the last tick; a racy hint, written once per tick. */
+    private boolean coarseRead;
 
     /**
      * Creates and starts a scheduler.
@@ -154,7 +166,7 @@ public final class SchedulerCore {
         }
         started.increment();
         link(f);
-        f.since = clock();
+        f.since = coarseClock();
         ready.add(f);
         return f;
     }
@@ -322,7 +334,7 @@ public final class SchedulerCore {
     private void park(FlowState f, Worker worker) {
         Object w = f.blocker;
         long timeout = f.timeoutNanos;
-        f.since = clock();
+        f.since = coarseClock();
         if (suspended.incrementAndGet() >= TRIM_THRESHOLD && TRIM) {
             StackTrimmer.trim(f.continuation);
         }
@@ -409,7 +421,7 @@ public final class SchedulerCore {
                 return;
             }
         }
-        f.since = clock();
+        f.since = coarseClock();
         ready.add(f);
     }
 
@@ -512,6 +524,45 @@ public final class SchedulerCore {
     /** Milliseconds since the scheduler started, for {@link FlowState#since}. */
     int clock() {
         return (int) ((System.nanoTime() - epoch) / 1_000_000L);
+    }
+
+    /**
+     * {@link #clock()} to within about a millisecond, without reading the system clock: a field
+     * refreshed by the timer every millisecond for as long as it is read (a tick that finds it unread
+     * stops the ticking; the next read starts it again, reading the clock once).
+     */
+    private int coarseClock() {
+        int now = coarseNow;
+        if (now == STALE) {
+            now = clock();
+            if (COARSE_NOW.compareAndSet(this, STALE, now)) {
+                scheduleTick();
+            }
+            return now;
+        }
+        if (!coarseRead) {
+            coarseRead = true;
+        }
+        return now;
+    }
+
+    private void tick() {
+        if (!coarseRead) {
+            coarseNow = STALE;
+            return;
+        }
+        coarseRead = false;
+        coarseNow = clock();
+        scheduleTick();
+    }
+
+    private void scheduleTick() {
+        try {
+            timer.schedule(this::tick, TICK_NANOS, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // The scheduler has terminated: the clock is read directly from now on.
+            coarseNow = STALE;
+        }
     }
 
     String closedMessage() {

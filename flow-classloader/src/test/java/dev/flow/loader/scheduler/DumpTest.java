@@ -55,6 +55,45 @@ class DumpTest {
 
     @Test
     @Timeout(60)
+    void suspendedForIsTheRealTimeOfTheSuspensionAlsoAfterTheSchedulerWasIdle() throws Exception {
+        try (FlowScheduler s = FlowScheduler.builder().workers(1).name("since").build()) {
+            CompletableFuture<String> first = new CompletableFuture<>();
+            long submitted = System.nanoTime();
+            FlowHandle<Object> long1 = s.submit(Schedulers.fixture("Parked", first), "long");
+            Schedulers.await(Duration.ofSeconds(10), () -> suspendedForMillis(s.dump(), "long") >= 100, s::dump);
+            long reported = suspendedForMillis(s.dump(), "long");
+            long elapsed = (System.nanoTime() - submitted) / 1_000_000L;
+            assertTrue(reported <= elapsed + 1, "suspended for " + reported + " ms (expected: <= " + (elapsed + 1) + " ms)");
+            first.complete("one");
+            assertEquals("one", long1.get(Duration.ofSeconds(10)));
+            long idleFrom = System.nanoTime();
+            Schedulers.await(Duration.ofSeconds(10), () -> System.nanoTime() - idleFrom >= 300_000_000L, () -> "idle");
+            CompletableFuture<String> second = new CompletableFuture<>();
+            long submittedAgain = System.nanoTime();
+            FlowHandle<Object> short1 = s.submit(Schedulers.fixture("Parked", second), "short");
+            Schedulers.await(Duration.ofSeconds(10), () -> s.stats().suspended() == 1, () -> s.stats().toString());
+            long reportedAgain = suspendedForMillis(s.dump(), "short");
+            long elapsedAgain = (System.nanoTime() - submittedAgain) / 1_000_000L;
+            assertTrue(reportedAgain >= 0 && reportedAgain <= elapsedAgain + 1,
+                    "suspended for " + reportedAgain + " ms (expected: 0.." + (elapsedAgain + 1) + " ms)");
+            second.complete("two");
+            assertEquals("two", short1.get(Duration.ofSeconds(10)));
+            Schedulers.awaitIdle(s);
+        }
+    }
+
+    private static long suspendedForMillis(String dump, String flowName) {
+        String prefix = "  flow " + flowName + ", suspended for ";
+        int i = dump.indexOf(prefix);
+        if (i < 0) {
+            return -1;
+        }
+        int from = i + prefix.length();
+        return Long.parseLong(dump.substring(from, dump.indexOf(" ms", from)));
+    }
+
+    @Test
+    @Timeout(60)
     void withoutRecordedStacksTheDumpSaysHowToGetThem() throws Exception {
         try (FlowScheduler s = FlowScheduler.builder().name("nostacks").build()) {
             CompletableFuture<String> greeting = new CompletableFuture<>();
