@@ -19,7 +19,16 @@ public final class UninstrumentedWaits {
 
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
     private static final ClassLoader FLOW_LOADER = UninstrumentedWaits.class.getClassLoader();
-    private static final ConcurrentMap<String, Integer> SITES = new ConcurrentHashMap<>();
+    /**
+     * Site ids by "method:line", per calling class: they go with the class, and the {@link Pins} sites
+     * are registered in a group owned by its loader, so a dropped loader leaves nothing behind.
+     */
+    private static final ClassValue<ConcurrentMap<String, Integer>> SITES = new ClassValue<>() {
+        @Override
+        protected ConcurrentMap<String, Integer> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
     private static final ClassValue<Boolean> STRICT = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
@@ -57,10 +66,12 @@ public final class UninstrumentedWaits {
         }
         StackWalker.StackFrame fr = frame.get();
         Class<?> type = fr.getDeclaringClass();
-        String key = type.getName() + "." + fr.getMethodName() + ":" + fr.getLineNumber() + "@"
-                + System.identityHashCode(type.getClassLoader());
-        return SITES.computeIfAbsent(key, k -> Pins.register(type.getName(), fr.getMethodName(),
-                fr.getLineNumber(), Pins.Reason.CALLBACK, STRICT.get(type)));
+        return SITES.get(type).computeIfAbsent(fr.getMethodName() + ":" + fr.getLineNumber(), k -> {
+            try (Pins.Group owned = Pins.openGroup(type.getClassLoader())) {
+                return Pins.register(type.getName(), fr.getMethodName(), fr.getLineNumber(), Pins.Reason.CALLBACK,
+                        STRICT.get(type));
+            }
+        });
     }
 
     private static boolean inScope(StackWalker.StackFrame f) {
