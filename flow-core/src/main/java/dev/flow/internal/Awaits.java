@@ -475,8 +475,11 @@ public final class Awaits {
         long deadline = 0;
         boolean started = false;
         for (;;) {
+            // Read the end of input before polling: if it ends after the poll looked, the next
+            // poll (not this one) must be the last, so that it returns the unterminated rest.
+            boolean ended = a.isInputClosed();
             String line = a.pollLine(terminator, maxLength);
-            if (line != null || a.isInputClosed()) {
+            if (line != null || ended) {
                 return line;
             }
             if (lineTimeout > 0 && !started && a.available() > 0) {
