@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -118,6 +119,18 @@ public final class FlowScheduler implements AutoCloseable {
     /** Whether {@code thread} is one of this scheduler's workers. */
     public boolean isWorker(Thread thread) {
         return core.isWorker(thread);
+    }
+
+    /**
+     * A factory of <em>carrier</em> threads for a transport's I/O threads: a flow of this scheduler
+     * whose awaited operation completes on such a thread is resumed right there instead of on a worker
+     * (flows still start on workers; timers, sleeps and other threads still resume them on workers).
+     * A flow running on a carrier must not block it: a wait that cannot suspend there throws {@link
+     * UnsuspendableFrameException}. Used by {@code FlowServer}'s and {@code FlowConnector}'s {@code
+     * Dispatch.IO_THREADS}; the threads are named {@code namePrefix-N} and are not daemon threads.
+     */
+    public ThreadFactory carrierThreadFactory(String namePrefix) {
+        return core.carrierThreadFactory(namePrefix);
     }
 
     /**

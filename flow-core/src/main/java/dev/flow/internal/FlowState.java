@@ -141,9 +141,10 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         }
         SuspendPolicy p = policy;
         if ((p.kind() == SuspendPolicy.Kind.AFTER || p.kind() == SuspendPolicy.Kind.ADAPTIVE)
-                && scheduler.hasQueuedFlows()) {
+                && (scheduler.hasQueuedFlows() || SchedulerCore.busyCarrier() != null)) {
             // Waiting or spinning first only pays while the worker has nothing else to do; with
-            // other flows ready it would starve them (one connection served, the others waiting).
+            // other flows ready it would starve them (one connection served, the others waiting),
+            // and on a carrier it would stall the sessions of its I/O thread.
             p = SuspendPolicy.immediately();
         }
         switch (p.kind()) {

@@ -243,10 +243,28 @@ public final class Pins {
         if (s.strict) {
             throw new UnsuspendableFrameException(s.message());
         }
+        refuseOnCarrier(s.message());
         if (s.warned.compareAndSet(false, true)) {
             String text = s.message() + "; blocking the worker thread instead";
             WARNINGS.add(text);
             LOG.warn(text);
+        }
+    }
+
+    /**
+     * Refuses a wait that would block a carrier running a flow (an I/O thread in {@code
+     * Dispatch.IO_THREADS}): it would stall every session of that thread, and can deadlock when the
+     * awaited input is read by the very thread it blocks.
+     *
+     * @param what the wait, e.g. {@code "cannot suspend at C.m (line 3): ..."}
+     * @throws UnsuspendableFrameException if the current thread is a carrier running a flow
+     */
+    static void refuseOnCarrier(String what) {
+        Thread carrier = SchedulerCore.busyCarrier();
+        if (carrier != null) {
+            throw new UnsuspendableFrameException(what + "; the flow runs on I/O thread " + carrier.getName()
+                    + ", which a blocking wait would stall with every session it serves: use the WORKERS dispatch"
+                    + " or make the call suspend");
         }
     }
 

@@ -4,16 +4,21 @@ import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * The engine behind {@code FlowScheduler}: worker threads, a ready queue, a timer for timeouts, a
  * timing wheel for sleeps, the list of active flows and the counters.
  *
- * <p>Flows run only on its workers; a completed awaited operation (on any thread, including a MINA
- * I/O processor) merely puts the flow back on the ready queue. Every suspension has one wake-up
+ * <p>Flows run on its workers; a completed awaited operation (on any thread, including a MINA I/O
+ * processor) merely puts the flow back on the ready queue, unless it completes on a <em>carrier</em>
+ * of this core ({@link #carrierThreadFactory}), which runs the flow inline. Every suspension has one wake-up
  * ({@link Ticket}); whoever claims it (the operation, a timeout, a cancel, {@link #close}) alone
  * resumes the flow, so a flow is touched by one thread at a time. After arming the wake-up, the
  * suspending worker no longer touches the flow. Thread-safe.
@@ -48,10 +54,15 @@ public final class SchedulerCore {
     /** {@link #coarseNow} while the clock is not ticking. */
     private static final int STALE = Integer.MIN_VALUE;
     private static final long TICK_NANOS = 1_000_000L;
+    /**
+     * At most this many flows run back to back inline on a carrier per wake-up; the rest go to the
+     * ready queue, so that one chatty flow cannot starve the other sessions of an I/O thread.
+     */
+    static final int INLINE_RUNS = 32;
 
     static {
         try {
-            WORKER_CURRENT = MethodHandles.lookup().findVarHandle(Worker.class, "current", FlowState.class);
+            WORKER_CURRENT = MethodHandles.lookup().findVarHandle(Runner.class, "current", FlowState.class);
             COARSE_NOW = MethodHandles.lookup().findVarHandle(SchedulerCore.class, "coarseNow", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -62,6 +73,9 @@ public final class SchedulerCore {
     private final Object owner;
     private final LinkedBlockingQueue<FlowState> ready = new LinkedBlockingQueue<>();
     private final Worker[] workers;
+    /** The live carrier threads of this core (see {@link #carrierThreadFactory}). */
+    private final Set<Carrier> carriers = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger carrierIds = new AtomicInteger();
     private final ScheduledThreadPoolExecutor timer;
     private final SleepWheel sleeps;
     private final SuspendPolicy policy;
@@ -183,17 +197,29 @@ public final class SchedulerCore {
     }
 
     /**
+     * A thread that runs flows of a core: a {@link Worker} or a {@link Carrier}. {@link #current} is
+     * the flow it is running, for {@link #dump()} and {@link #cancel}; {@link #registering} is set while
+     * it registers the wake-up of a flow that has just suspended.
+     */
+    private abstract static class Runner extends Thread {
+        boolean registering;
+        volatile FlowState current;
+
+        Runner(Runnable target, String name) {
+            super(target, name);
+        }
+    }
+
+    /**
      * A worker thread. {@link #next} holds a flow woken on this worker while it registered the flow's
      * wake-up (the awaited operation completed meanwhile): the worker runs it next itself instead of
      * handing it to the shared queue and waking another worker for nothing.
      */
-    private final class Worker extends Thread {
+    private final class Worker extends Runner {
         FlowState next;
-        boolean registering;
-        volatile FlowState current;
 
         Worker(String name) {
-            super(name);
+            super(null, name);
         }
 
         @Override
@@ -225,7 +251,7 @@ public final class SchedulerCore {
         }
     }
 
-    private void runOnce(FlowState f, Worker worker) {
+    private void runOnce(FlowState f, Runner worker) {
         running.incrementAndGet();
         Thread.interrupted();
         if (f.interrupted) {
@@ -331,7 +357,7 @@ public final class SchedulerCore {
     }
 
     /** Registers the wake-up of a flow that has just suspended; must not touch {@code f} once armed. */
-    private void park(FlowState f, Worker worker) {
+    private void park(FlowState f, Runner worker) {
         Object w = f.blocker;
         long timeout = f.timeoutNanos;
         f.since = coarseClock();
@@ -420,9 +446,105 @@ public final class SchedulerCore {
                 w.next = f;
                 return;
             }
+        } else if (t instanceof Carrier && ((Carrier) t).core == this && !closing) {
+            runInline(f, (Carrier) t);
+            return;
         }
+        handOff(f);
+    }
+
+    private void handOff(FlowState f) {
         f.since = coarseClock();
         ready.add(f);
+    }
+
+    /**
+     * Runs {@code f}, just woken on carrier {@code c}, right here. A carrier already running a flow
+     * (a flow woken by the running one, or by itself while it registered its wake-up) only queues it
+     * locally: the outer call runs it once the running flow has parked or ended, so that flows never
+     * nest on one stack. After {@link #INLINE_RUNS} runs the rest go to the ready queue. The carrier's
+     * own interrupt status is kept across the flows it runs.
+     */
+    private void runInline(FlowState f, Carrier c) {
+        if (c.busy) {
+            c.local.add(f);
+            return;
+        }
+        c.busy = true;
+        boolean interrupted = Thread.interrupted();
+        try {
+            int runs = 0;
+            for (FlowState g = f; g != null; g = c.local.poll()) {
+                if (runs++ >= INLINE_RUNS || stopping) {
+                    handOff(g);
+                    continue;
+                }
+                try {
+                    runOnce(g, c);
+                } catch (Throwable t) {
+                    workerErrors.increment();
+                    LOG.error("flow scheduler '{}': carrier {} survived an unexpected error while running {}",
+                            name, c.getName(), g, t);
+                }
+            }
+        } finally {
+            for (FlowState g; (g = c.local.poll()) != null; ) {
+                handOff(g);
+            }
+            c.busy = false;
+            if (interrupted) {
+                c.interrupt();
+            }
+        }
+    }
+
+    /**
+     * Returns a factory of <em>carriers</em>: threads, not workers, that run this core's flows inline
+     * when they wake them (an I/O thread that completes a flow's read resumes the flow itself instead
+     * of handing it to a worker). Flows still start on workers, and flows woken by anything else
+     * (timers, sleeps, other threads) resume on workers; a flow thus moves between threads, one at a
+     * time. Threads are named {@code namePrefix-N}, not daemon.
+     */
+    public ThreadFactory carrierThreadFactory(String namePrefix) {
+        Objects.requireNonNull(namePrefix, "namePrefix");
+        return r -> {
+            Carrier c = new Carrier(this, r, namePrefix + "-" + carrierIds.incrementAndGet());
+            carriers.add(c);
+            return c;
+        };
+    }
+
+    /**
+     * The carrier running a flow on the calling thread, or {@code null}: a wait that would block there
+     * stalls the carrier's other duties (every session of an I/O thread).
+     */
+    static Thread busyCarrier() {
+        Thread t = Thread.currentThread();
+        return t instanceof Carrier && ((Carrier) t).current != null ? t : null;
+    }
+
+    /**
+     * A thread of a transport that runs the flows of {@link #core} it wakes; see {@link
+     * #carrierThreadFactory}. {@link #busy} and {@link #local} are used by this thread only.
+     */
+    static final class Carrier extends Runner {
+        final SchedulerCore core;
+        boolean busy;
+        final ArrayDeque<FlowState> local = new ArrayDeque<>(4);
+
+        Carrier(SchedulerCore core, Runnable target, String name) {
+            super(target, name);
+            this.core = core;
+        }
+
+        @Override
+        public void run() {
+            try {
+                super.run();
+            } finally {
+                core.carriers.remove(this);
+            }
+        }
     }
 
     /**
@@ -459,6 +581,11 @@ public final class SchedulerCore {
                         w.interrupt();
                     }
                 }
+                for (Carrier c : carriers) {
+                    if (c.current == f) {
+                        c.interrupt();
+                    }
+                }
             }
         }
         stop(f, true);
@@ -476,7 +603,8 @@ public final class SchedulerCore {
         if (active.get() == 0) {
             terminate();
         }
-        boolean onWorker = isWorker(Thread.currentThread());
+        Thread self = Thread.currentThread();
+        boolean onWorker = isWorker(self) || self instanceof Carrier && ((Carrier) self).core == this;
         try {
             if (!onWorker && graceNanos > 0) {
                 termination.await(graceNanos, TimeUnit.NANOSECONDS);
@@ -635,7 +763,9 @@ public final class SchedulerCore {
 
     List<Object[]> runningFlows() {
         List<Object[]> out = new ArrayList<>();
-        for (Worker w : workers) {
+        List<Runner> runners = new ArrayList<>(List.of(workers));
+        runners.addAll(carriers);
+        for (Runner w : runners) {
             FlowState f = w.current;
             if (f != null) {
                 out.add(new Object[] {f, w, w.getStackTrace()});

@@ -56,6 +56,8 @@ public final class UninstrumentedWaits {
         int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller();
         if (site != Pins.NOT_PINNED) {
             Pins.onPinnedAwait(site);
+        } else {
+            Pins.refuseOnCarrier("cannot suspend a blocking transport wait called through uninstrumented code");
         }
     }
 

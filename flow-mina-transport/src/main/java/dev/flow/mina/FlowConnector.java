@@ -55,7 +55,8 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  *
  * <p><b>Threads.</b> Thread-safe. One MINA handler is shared by all connections; it attaches a
  * {@link MinaTransport} to each session and only buffers data and completes awaitables on MINA
- * threads. The MINA connectors (and their I/O threads) are created on first use per address type and
+ * threads (with {@link Builder#dispatch Dispatch.IO_THREADS}, they also resume the chosen scheduler's
+ * flows woken by their input). The MINA connectors (and their I/O threads) are created on first use per address type and
  * released by {@link #close()}, which must not be called on a MINA I/O processor thread.
  */
 public final class FlowConnector implements AutoCloseable {
@@ -63,11 +64,14 @@ public final class FlowConnector implements AutoCloseable {
     private final TransportConfig config;
     private final Duration connectTimeout;
     private final int ioProcessors;
+    private final Dispatch dispatch;
+    private final FlowScheduler dispatchScheduler;
     private final TransportIoHandler handler;
     private final FilterList filters;
     private final Map<ConnectFuture, SocketAddress> targets = Collections.synchronizedMap(new WeakHashMap<>());
 
     private NioSocketConnector tcp;
+    private IoProcessors tcpProcessors;
     private VmPipeConnector vmPipe;
     private boolean closed;
 
@@ -75,6 +79,8 @@ public final class FlowConnector implements AutoCloseable {
         this.config = b.config;
         this.connectTimeout = b.connectTimeout;
         this.ioProcessors = b.ioProcessors;
+        this.dispatch = b.dispatch;
+        this.dispatchScheduler = b.dispatchScheduler;
         this.filters = new FilterList(b.filters);
         this.handler = new TransportIoHandler(config, null);
     }
@@ -235,6 +241,13 @@ public final class FlowConnector implements AutoCloseable {
             }
             c.dispose(true);
         }
+        IoProcessors p;
+        synchronized (this) {
+            p = tcpProcessors;
+        }
+        if (p != null) {
+            p.close();
+        }
     }
 
     private synchronized IoConnector connectorFor(SocketAddress address) {
@@ -249,7 +262,8 @@ public final class FlowConnector implements AutoCloseable {
             return vmPipe;
         }
         if (tcp == null) {
-            NioSocketConnector c = ioProcessors > 0 ? new NioSocketConnector(ioProcessors) : new NioSocketConnector();
+            tcpProcessors = IoProcessors.create(dispatch, dispatchScheduler, ioProcessors, "flow-connector");
+            NioSocketConnector c = new NioSocketConnector(tcpProcessors.pool());
             c.getSessionConfig().setTcpNoDelay(true);
             tcp = configure(c);
         }
@@ -283,6 +297,8 @@ public final class FlowConnector implements AutoCloseable {
         private TransportConfig config = TransportConfig.DEFAULT;
         private Duration connectTimeout;
         private int ioProcessors;
+        private Dispatch dispatch = Dispatch.WORKERS;
+        private FlowScheduler dispatchScheduler;
         private final FilterList filters = new FilterList();
 
         private Builder() {
@@ -325,6 +341,27 @@ public final class FlowConnector implements AutoCloseable {
                 throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: >= 1 ms)");
             }
             this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        /**
+         * Where flows of {@code scheduler} resume when the input they wait for on one of this
+         * connector's TCP connections arrives on its I/O processor thread; default {@link
+         * Dispatch#WORKERS}. A connector is not tied to one scheduler, so {@link Dispatch#IO_THREADS}
+         * names the one whose flows its I/O threads may run; flows of other schedulers (and plain
+         * threads) using its connections are woken as with {@code WORKERS}. In-VM pipes ignore it.
+         *
+         * @param scheduler the scheduler for {@code IO_THREADS}; ignored (may be {@code null}) for {@code WORKERS}
+         * @throws IllegalArgumentException if {@code dispatch} is {@code IO_THREADS} and {@code scheduler} is null
+         */
+        public Builder dispatch(Dispatch dispatch, FlowScheduler scheduler) {
+            Objects.requireNonNull(dispatch, "dispatch");
+            if (dispatch == Dispatch.IO_THREADS && scheduler == null) {
+                throw new IllegalArgumentException("scheduler: null (expected: the scheduler whose flows the I/O "
+                        + "threads run, with Dispatch.IO_THREADS)");
+            }
+            this.dispatch = dispatch;
+            this.dispatchScheduler = dispatch == Dispatch.IO_THREADS ? scheduler : null;
             return this;
         }
 

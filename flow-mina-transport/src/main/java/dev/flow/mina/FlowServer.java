@@ -88,8 +88,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Threads.</b> Thread-safe. MINA threads only buffer data and wake flows. In continuation mode
  * the handler is created on a server-owned setup thread and runs on the scheduler's workers; in sync
  * mode it is created and runs on a thread started for its session, which ends with the session.
- * Never on a MINA I/O processor. {@link #close()} blocks until the sessions are closed and must not be
- * called on a MINA I/O processor thread.
+ * With {@link Builder#dispatch(Dispatch) Dispatch.IO_THREADS} a session flow woken by its own input
+ * resumes on the I/O processor thread that read it (see {@link Dispatch}); otherwise never on a MINA
+ * I/O processor. {@link #close()} blocks until the sessions are closed and must not be called on a MINA
+ * I/O processor thread (nor, with {@code IO_THREADS}, from a session flow).
  */
 public final class FlowServer implements AutoCloseable {
 
@@ -119,6 +121,8 @@ public final class FlowServer implements AutoCloseable {
     private final Overflow overflow;
     private final BiConsumer<? super Transport, ? super Throwable> onFailure;
     private final IoAcceptor acceptor;
+    /** The TCP processors, or {@code null} for in-VM pipes. */
+    private final IoProcessors processors;
     private final ExecutorService setup;
     private final Map<IoSession, Session> sessions = new ConcurrentHashMap<>();
     private final Queue<Session> pending = new ConcurrentLinkedQueue<>();
@@ -157,8 +161,10 @@ public final class FlowServer implements AutoCloseable {
         }
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
+            this.processors = null;
         } else {
-            NioSocketAcceptor nio = b.ioProcessors > 0 ? new NioSocketAcceptor(b.ioProcessors) : new NioSocketAcceptor();
+            this.processors = IoProcessors.create(b.dispatch, scheduler, b.ioProcessors, "flow-server-" + id);
+            NioSocketAcceptor nio = new NioSocketAcceptor(processors.pool());
             nio.setReuseAddress(true);
             nio.setBacklog(b.backlog);
             nio.getSessionConfig().setTcpNoDelay(true);
@@ -172,6 +178,9 @@ public final class FlowServer implements AutoCloseable {
             acceptor.bind(bindAddress);
         } catch (IOException | RuntimeException e) {
             acceptor.dispose(true);
+            if (processors != null) {
+                processors.close();
+            }
             if (setup != null) {
                 setup.shutdownNow();
             }
@@ -245,6 +254,9 @@ public final class FlowServer implements AutoCloseable {
             f.awaitUninterruptibly();
         }
         acceptor.dispose(true);
+        if (processors != null) {
+            processors.close();
+        }
         if (setup != null) {
             setup.shutdown();
         }
@@ -603,6 +615,7 @@ public final class FlowServer implements AutoCloseable {
         private boolean runnable;
         private TransportConfig config = TransportConfig.DEFAULT;
         private int ioProcessors;
+        private Dispatch dispatch = Dispatch.WORKERS;
         private int backlog = 1024;
         private int maxSessions = DEFAULT_MAX_SESSIONS;
         private Overflow overflow = Overflow.REJECT;
@@ -768,6 +781,16 @@ public final class FlowServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Where session flows resume when their input arrives on a TCP I/O processor thread; default
+         * {@link Dispatch#WORKERS}. {@link Dispatch#IO_THREADS} needs continuation mode: {@link #start}
+         * refuses it with {@link #threadPerSession()}. In-VM pipes have no I/O threads and ignore it.
+         */
+        public Builder dispatch(Dispatch dispatch) {
+            this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
+            return this;
+        }
+
         /** Number of MINA I/O processor threads for TCP, 1 to 256; default MINA's (processors + 1). */
         public Builder ioProcessors(int ioProcessors) {
             if (ioProcessors < 1 || ioProcessors > 256) {
@@ -793,6 +816,10 @@ public final class FlowServer implements AutoCloseable {
             }
             if (scheduler == null && !threadPerSession) {
                 throw new IllegalStateException("scheduler: null (expected: set with scheduler(...), or threadPerSession())");
+            }
+            if (threadPerSession && dispatch == Dispatch.IO_THREADS) {
+                throw new IllegalStateException("dispatch: IO_THREADS (expected: WORKERS with threadPerSession(), "
+                        + "whose handlers run on threads of their own; IO_THREADS needs scheduler(...))");
             }
             if (factory == null && taskClass == null) {
                 throw new IllegalStateException("handler: null (expected: set with handler(...) or runnableHandler(...))");

@@ -9,6 +9,8 @@
  *
  * <p>Thread model: MINA's I/O threads only move bytes into transport buffers and complete awaitables;
  * flow code runs on {@link dev.flow.FlowScheduler} workers (or on a session's or the caller's thread in
- * sync use) and never on an I/O processor, where MINA forbids blocking.
+ * sync use) and never on an I/O processor, where MINA forbids blocking, unless a server or connector
+ * is built with {@link dev.flow.mina.Dispatch#IO_THREADS}: then a flow woken by its own input resumes on
+ * the I/O processor thread that read it, and a wait there that cannot suspend is refused.
  */
 package dev.flow.mina;

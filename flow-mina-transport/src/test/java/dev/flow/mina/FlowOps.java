@@ -6,6 +6,7 @@ import dev.flow.TransportContractTest;
 import dev.flow.loader.ContinuationClassLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Continuation mode for the transport contract: each operation runs as a flow of {@code
@@ -14,13 +15,27 @@ import java.util.concurrent.CompletionStage;
  */
 final class FlowOps implements TransportContractTest.FlowRunner {
 
-    static final FlowOps INSTANCE = new FlowOps();
+    static final FlowOps INSTANCE = new FlowOps("contract-flows");
+    /** For connectors with {@link Dispatch#IO_THREADS} on {@link #scheduler()}. */
+    static final FlowOps IO_THREADS = new FlowOps("contract-io-flows");
 
     private final ContinuationClassLoader loader =
             ContinuationClassLoader.builder().include("flowtest.mina").strict(true).build();
-    private final FlowScheduler scheduler = FlowScheduler.builder().workers(1).name("contract-flows").build();
+    private final FlowScheduler scheduler;
+    private final LongAdder endedOnIoThreads = new LongAdder();
 
-    private FlowOps() {
+    private FlowOps(String name) {
+        this.scheduler = FlowScheduler.builder().workers(1).name(name).build();
+    }
+
+    /** The scheduler running the operations. */
+    FlowScheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Operations that ended on a MINA I/O processor thread (resumed there by {@link Dispatch#IO_THREADS}). */
+    long endedOnIoThreads() {
+        return endedOnIoThreads.sum();
     }
 
     /** Times a contract flow was resumed after suspending. */
@@ -33,6 +48,12 @@ final class FlowOps implements TransportContractTest.FlowRunner {
         Callable<?> task = loader.newInstance(Callable.class, "flowtest.mina.TransportOp", op, transport, args);
         @SuppressWarnings("unchecked")
         CompletionStage<Object> r = (CompletionStage<Object>) scheduler.submit(task).toCompletionStage();
+        r.whenComplete((v, e) -> {
+            Thread t = Thread.currentThread();
+            if (t.getName().startsWith("NioProcessor") && !scheduler.isWorker(t)) {
+                endedOnIoThreads.increment();
+            }
+        });
         return r;
     }
 }

@@ -1,5 +1,6 @@
 package dev.flow.mina;
 
+import dev.flow.FlowScheduler;
 import dev.flow.TransportConfig;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -33,10 +34,22 @@ final class Pairs implements AutoCloseable {
 
     /** A transport connected over TCP (127.0.0.1, port 0) to a plain socket. */
     Tcp tcp(TransportConfig config, boolean oneByteAtATime) throws IOException {
+        return tcp(config, oneByteAtATime, FlowConnector.builder());
+    }
+
+    /**
+     * A transport connected over TCP to a plain socket by a connector whose I/O thread runs the flows
+     * of {@code scheduler} it wakes ({@link Dispatch#IO_THREADS}).
+     */
+    Tcp tcpOnIoThreads(TransportConfig config, FlowScheduler scheduler) throws IOException {
+        return tcp(config, false, FlowConnector.builder().dispatch(Dispatch.IO_THREADS, scheduler));
+    }
+
+    private Tcp tcp(TransportConfig config, boolean oneByteAtATime, FlowConnector.Builder b) throws IOException {
         ServerSocket server = new ServerSocket(0, 4, LOOPBACK);
         resources.push(server);
         server.setSoTimeout(5000);
-        FlowConnector connector = FlowConnector.builder().config(config).ioProcessors(1).build();
+        FlowConnector connector = b.config(config).ioProcessors(1).build();
         resources.push(connector);
         MinaTransport t = (MinaTransport) connector.connect(new InetSocketAddress(LOOPBACK, server.getLocalPort()));
         Socket s = server.accept();

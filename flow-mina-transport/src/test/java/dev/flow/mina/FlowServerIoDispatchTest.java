@@ -1,0 +1,297 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.FlowStats;
+import dev.flow.SuspendPolicy;
+import dev.flow.Transport;
+import dev.flow.TransportConfig;
+import dev.flow.UnsuspendableFrameException;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link Dispatch#IO_THREADS}: session flows woken by their input resume on the I/O processor thread
+ * that read it, and move to workers for sleeps and futures completed elsewhere.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FlowServerIoDispatchTest {
+
+    private static final InetSocketAddress ANY_LOOPBACK_PORT = new InetSocketAddress(Pairs.LOOPBACK, 0);
+    private static final ContinuationClassLoader LENIENT = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(false).build();
+
+    private final FlowScheduler scheduler = FlowScheduler.builder()
+            .workers(1).policy(SuspendPolicy.immediately()).name("io-dispatch-test").build();
+    private final FlowConnector connector = FlowConnector.builder().ioProcessors(1).build();
+    private final List<FlowServer> servers = new ArrayList<>();
+    private final List<Socket> sockets = new ArrayList<>();
+    private final Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+
+    @AfterEach
+    void checkNothingLeaked() throws Exception {
+        for (Socket s : sockets) {
+            s.close();
+        }
+        Teardown.closeAll(connector, servers, scheduler);
+        FlowStats st = scheduler.stats();
+        assertEquals(0, st.active() + st.running() + st.suspended() + st.queued(), st.toString());
+        Conditions.await("no worker, carrier or MINA thread of this test left", () -> leftoverThreads().isEmpty(),
+                () -> leftoverThreads().toString());
+    }
+
+    private static List<String> leftoverThreads() {
+        List<String> names = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            String n = t.getName();
+            if (t.isAlive() && (n.startsWith("io-dispatch-test") || n.startsWith("NioProcessor")
+                    || n.startsWith("NioSocket") || n.startsWith("flow-server-") || n.startsWith("flow-connector"))) {
+                names.add(n);
+            }
+        }
+        return names;
+    }
+
+    private FlowServer server(String handler, Object... args) throws Exception {
+        FlowServer s = FlowServer.builder().scheduler(scheduler).dispatch(Dispatch.IO_THREADS).ioProcessors(1)
+                .onFailure((t, e) -> failures.add(e))
+                .handler(LENIENT, handler, args).start(ANY_LOOPBACK_PORT);
+        servers.add(s);
+        return s;
+    }
+
+    /** A plain socket client of {@code server}. */
+    private final class Client {
+        final Socket socket;
+        final BufferedReader in;
+        final OutputStream out;
+
+        Client(FlowServer server) throws Exception {
+            socket = new Socket();
+            sockets.add(socket);
+            socket.connect(server.localAddress(), 5000);
+            socket.setSoTimeout(5000);
+            in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            out = socket.getOutputStream();
+        }
+
+        void send(String line) throws Exception {
+            out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+
+        String call(String line) throws Exception {
+            send(line);
+            return in.readLine();
+        }
+    }
+
+    private void awaitSuspended(int n) {
+        Conditions.await(n + " flows to suspend", () -> scheduler.stats().suspended() == n,
+                () -> scheduler.stats().toString());
+    }
+
+    private static String threadOf(String reply) {
+        return reply.substring(reply.indexOf(" on ") + 4);
+    }
+
+    @Test
+    void manySessionsAreServedOnTheirOneIoThread() throws Exception {
+        FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            Client c = new Client(server);
+            assertTrue(c.call("hello " + i).startsWith("hello " + i + " on "));
+            clients.add(c);
+        }
+        awaitSuspended(50);
+        for (int i = 0; i < 50; i++) {
+            clients.get(i).send("again " + i);
+        }
+        Set<String> threads = new HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            String reply = clients.get(i).in.readLine();
+            assertTrue(reply.startsWith("again " + i + " on "), reply);
+            threads.add(threadOf(reply));
+        }
+        assertEquals(1, threads.size(), "every session resumed on the one I/O thread: " + threads);
+        String io = threads.iterator().next();
+        assertTrue(io.startsWith("NioProcessor"), "resumed on an I/O processor, not a worker: " + io);
+        assertFalse(scheduler.isWorker(findThread(io)));
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    private static Thread findThread(String name) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals(name)) {
+                return t;
+            }
+        }
+        throw new AssertionError("no thread named " + name);
+    }
+
+    @Test
+    void aFlowThatSleepsOrAwaitsAFutureResumesOnAWorkerAndKeepsItsSession() throws Exception {
+        CompletableFuture<String> later = new CompletableFuture<>();
+        FlowServer server = server("flowtest.mina.ThreadEcho", later);
+        Client c = new Client(server);
+        c.call("first");
+        awaitSuspended(1);
+        assertTrue(threadOf(c.call("input")).startsWith("NioProcessor"));
+        awaitSuspended(1);
+        String slept = c.call("sleep");
+        assertTrue(threadOf(slept).startsWith("io-dispatch-test-worker"), "a sleep resumes on a worker: " + slept);
+        awaitSuspended(1);
+        c.send("future");
+        awaitSuspended(1);
+        later.complete("completed elsewhere");
+        String joined = c.in.readLine();
+        assertTrue(joined.startsWith("completed elsewhere on io-dispatch-test-worker"), joined);
+        awaitSuspended(1);
+        assertTrue(threadOf(c.call("back")).startsWith("NioProcessor"), "input resumes it on the I/O thread again");
+        c.socket.shutdownOutput();
+        assertNull(c.in.readLine());
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    @Test
+    void aWaitThatCannotSuspendOnAnIoThreadFailsNamingItsSiteAndTheFix() throws Exception {
+        CompletableFuture<String> never = new CompletableFuture<>();
+        try {
+            pinnedWaitsFail(server("flowtest.mina.PinnedOnCarrier", never), never);
+        } finally {
+            // Without the check, the pinned waits would block their threads for ever.
+            never.complete("released");
+        }
+    }
+
+    private void pinnedWaitsFail(FlowServer server, CompletableFuture<String> never) throws Exception {
+        Client c = new Client(server);
+        awaitSuspended(1);
+        Client other = new Client(server);
+        c.send("go");
+        Conditions.await("the pinned wait to fail", () -> !failures.isEmpty(), failures::toString);
+        Throwable e = failures.peek();
+        assertInstanceOf(UnsuspendableFrameException.class, e);
+        assertTrue(e.getMessage().contains("flowtest.mina.PinnedOnCarrier.call"), e.getMessage());
+        assertTrue(e.getMessage().contains("use the WORKERS dispatch or make the call suspend"), e.getMessage());
+        assertNull(c.in.readLine(), "the failed session is closed");
+        awaitSuspended(1);
+        other.send("the I/O thread still serves the other sessions");
+        Conditions.await("the other session's pinned wait to fail too", () -> failures.size() == 2, failures::toString);
+        assertNull(other.in.readLine());
+        assertFalse(never.isDone());
+    }
+
+    @Test
+    void closingTheServerThenTheSchedulerEndsEveryFlowCleanly() throws Exception {
+        FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Client c = new Client(server);
+            c.call("x");
+            clients.add(c);
+        }
+        awaitSuspended(20);
+        long failedBefore = scheduler.stats().failed();
+        server.close();
+        Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        assertEquals(20, scheduler.stats().failed() - failedBefore, "each flow failed at its read");
+        for (Client c : clients) {
+            assertNull(c.in.readLine());
+        }
+    }
+
+    @Test
+    void closingTheSchedulerFailsFlowsSuspendedOnTheIoDispatch() throws Exception {
+        FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Client c = new Client(server);
+            c.call("x");
+            clients.add(c);
+        }
+        awaitSuspended(20);
+        scheduler.close();
+        assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        FlowStats st = scheduler.stats();
+        assertEquals(0, st.active() + st.running() + st.suspended() + st.queued(), st.toString());
+        for (Client c : clients) {
+            assertNull(c.in.readLine(), "the session of a failed flow is closed");
+        }
+    }
+
+    @Test
+    void aFlowRunningOnAnIoThreadIsDumpedAndCanBeCancelled() throws Exception {
+        FlowConnector io = FlowConnector.builder().ioProcessors(1).dispatch(Dispatch.IO_THREADS, scheduler).build();
+        try (ServerSocket listener = new ServerSocket(0, 4, Pairs.LOOPBACK)) {
+            listener.setSoTimeout(5000);
+            Transport t = io.connect(new InetSocketAddress(Pairs.LOOPBACK, listener.getLocalPort()));
+            Socket peer = listener.accept();
+            sockets.add(peer);
+            CountDownLatch entered = new CountDownLatch(1);
+            AtomicBoolean release = new AtomicBoolean();
+            Callable<String> task = LENIENT.newInstance(Callable.class, "flowtest.mina.SpinOnCarrier", t, entered, release);
+            FlowHandle<String> h = scheduler.submit(task, "spinner");
+            awaitSuspended(1);
+            peer.getOutputStream().write("a\n".getBytes(StandardCharsets.US_ASCII));
+            assertTrue(entered.await(5, TimeUnit.SECONDS));
+            String dump = scheduler.dump();
+            assertTrue(dump.contains("spinner") && dump.contains("NioProcessor"), dump);
+            assertEquals(1, scheduler.stats().running());
+            assertTrue(h.cancel());
+            release.set(true);
+            Conditions.await("the cancelled flow to end", h::isDone);
+            assertTrue(h.isCancelled());
+            assertThrows(CancellationException.class, h::join);
+        } finally {
+            io.close();
+        }
+    }
+
+    @Test
+    void syncModeRefusesTheIoThreadsDispatch() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> FlowServer.builder()
+                .threadPerSession().dispatch(Dispatch.IO_THREADS)
+                .handler(LENIENT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>())
+                .start(ANY_LOOPBACK_PORT));
+        assertEquals("dispatch: IO_THREADS (expected: WORKERS with threadPerSession(), whose handlers run on threads "
+                + "of their own; IO_THREADS needs scheduler(...))", e.getMessage());
+    }
+
+    @Test
+    void aConnectorRefusesTheIoThreadsDispatchWithoutAScheduler() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FlowConnector.builder().dispatch(Dispatch.IO_THREADS, null));
+        assertTrue(e.getMessage().startsWith("scheduler: null"), e.getMessage());
+    }
+}
