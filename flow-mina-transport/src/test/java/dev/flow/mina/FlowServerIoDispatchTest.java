@@ -212,16 +212,22 @@ class FlowServerIoDispatchTest {
         assertFalse(never.isDone());
     }
 
-    @Test
-    void closingTheServerThenTheSchedulerEndsEveryFlowCleanly() throws Exception {
-        FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
+    /** {@code n} clients of {@code server} whose session flows have served a line and suspended. */
+    private List<Client> suspendedSessions(FlowServer server, int n) throws Exception {
         List<Client> clients = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < n; i++) {
             Client c = new Client(server);
             c.call("x");
             clients.add(c);
         }
-        awaitSuspended(20);
+        awaitSuspended(n);
+        return clients;
+    }
+
+    @Test
+    void closingTheServerEndsEveryFlowCleanly() throws Exception {
+        FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
+        List<Client> clients = suspendedSessions(server, 20);
         long failedBefore = scheduler.stats().failed();
         server.close();
         Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
@@ -234,13 +240,7 @@ class FlowServerIoDispatchTest {
     @Test
     void closingTheSchedulerFailsFlowsSuspendedOnTheIoDispatch() throws Exception {
         FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
-        List<Client> clients = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            Client c = new Client(server);
-            c.call("x");
-            clients.add(c);
-        }
-        awaitSuspended(20);
+        List<Client> clients = suspendedSessions(server, 20);
         scheduler.close();
         assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
         FlowStats st = scheduler.stats();

@@ -41,7 +41,7 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * or until {@code --max-seconds} have passed.
  *
  * <pre>
- * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately [--protocol=echo|http|redis] [--workers=2]
+ * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io [--protocol=echo|http|redis] [--workers=2]
  *      [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  */
@@ -222,6 +222,7 @@ public final class LoadServer implements AutoCloseable {
         FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name(served.protocol()).build();
         FlowServer.Builder b = FlowServer.builder()
                 .scheduler(scheduler)
+                .dispatch(mode.dispatch())
                 .config(served.config())
                 .backlog(4096)
                 .handler(loader, served.handlerClass(), served.shared().toArray());

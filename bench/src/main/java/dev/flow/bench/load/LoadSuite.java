@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp benchmarks.jar dev.flow.bench.load.LoadSuite --scenarios=echo,interleaved,pollers,sleepers
- *      [--modes=sync,continuation-immediately,continuation-after1ms,continuation-adaptive,mina,virtual]
+ *      [--modes=sync,continuation-immediately,continuation-io,continuation-after1ms,continuation-adaptive,mina,virtual]
  *      [--connections=1,100,1000,10000] [--warmup-s=2] [--steady-s=5]
- *      [--interleave=continuation-immediately,mina,virtual,sync] [--rounds=3] [--interleave-connections=1000]
+ *      [--interleave=continuation-immediately,continuation-io,mina,virtual,sync] [--rounds=3] [--interleave-connections=1000]
  *      [--pollers=5000] [--poller-modes=sync,continuation-immediately,virtual,mina]
  *      [--sleepers=1000,10000,100000,1000000] [--sleeper-modes=continuation,virtual,platform]
  *      [--server-java=PATH] [--out=results/load]
@@ -56,9 +56,9 @@ public final class LoadSuite {
         LoadSuite s = new LoadSuite(a);
         List<String> scenarios = a.getList("scenarios", "echo,interleaved,pollers,sleepers");
         LoadClient.Config base = LoadClient.config(a);
-        List<String> modes = a.getList("modes", "sync,continuation-immediately,continuation-after1ms,continuation-adaptive,mina,virtual");
+        List<String> modes = a.getList("modes", "sync,continuation-immediately,continuation-io,continuation-after1ms,continuation-adaptive,mina,virtual");
         List<Integer> conns = a.getInts("connections", "1,100,1000,10000");
-        List<String> inter = a.getList("interleave", "continuation-immediately,mina,virtual,sync");
+        List<String> inter = a.getList("interleave", "continuation-immediately,continuation-io,mina,virtual,sync");
         int rounds = a.getInt("rounds", 3);
         int interConns = a.getInt("interleave-connections", 1000);
         List<Integer> pollers = a.getInts("pollers", "5000");

@@ -2,6 +2,7 @@ package dev.flow.bench.load;
 
 import dev.flow.SuspendPolicy;
 import dev.flow.bench.VirtualThreads;
+import dev.flow.mina.Dispatch;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -11,6 +12,11 @@ public enum Mode {
     SYNC("sync"),
     /** {@code FlowServer} + {@code ContinuationClassLoader}, policy {@code immediately()}. */
     CONTINUATION_IMMEDIATELY("continuation-immediately"),
+    /**
+     * {@code continuation-immediately} with {@code Dispatch.IO_THREADS}: a flow woken by its input
+     * resumes on the MINA I/O thread that read it.
+     */
+    CONTINUATION_IO("continuation-io"),
     /** Same, policy {@code after(1 ms)}. */
     CONTINUATION_AFTER1MS("continuation-after1ms"),
     /** Same, policy {@code adaptive()}. */
@@ -33,13 +39,20 @@ public enum Mode {
 
     /** Whether the mode runs flows through the class loader. */
     public boolean continuation() {
-        return this == CONTINUATION_IMMEDIATELY || this == CONTINUATION_AFTER1MS || this == CONTINUATION_ADAPTIVE;
+        return this == CONTINUATION_IMMEDIATELY || this == CONTINUATION_IO || this == CONTINUATION_AFTER1MS
+                || this == CONTINUATION_ADAPTIVE;
+    }
+
+    /** Where the flows of a continuation mode resume on input. */
+    Dispatch dispatch() {
+        return this == CONTINUATION_IO ? Dispatch.IO_THREADS : Dispatch.WORKERS;
     }
 
     /** The suspend policy of a continuation mode. */
     SuspendPolicy policy() {
         switch (this) {
             case CONTINUATION_IMMEDIATELY:
+            case CONTINUATION_IO:
                 return SuspendPolicy.immediately();
             case CONTINUATION_AFTER1MS:
                 return SuspendPolicy.after(Duration.ofMillis(1));
@@ -70,7 +83,7 @@ public enum Mode {
             }
         }
         throw new IllegalArgumentException("mode: " + s + " (expected one of: sync, continuation-immediately,"
-                + " continuation-after1ms, continuation-adaptive, mina, virtual)");
+                + " continuation-io, continuation-after1ms, continuation-adaptive, mina, virtual)");
     }
 
     @Override

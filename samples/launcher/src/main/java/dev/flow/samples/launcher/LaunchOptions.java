@@ -1,6 +1,7 @@
 package dev.flow.samples.launcher;
 
 import dev.flow.SuspendPolicy;
+import dev.flow.mina.Dispatch;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,12 +10,12 @@ import java.util.Map;
 
 /**
  * The parsed and validated command line of a sample server:
- * {@code --port P --mode sync|continuation [--workers N] [--policy immediately|after:1ms|adaptive]}
- * plus the protocol's own settings. Immutable.
+ * {@code --port P --mode sync|continuation [--workers N] [--policy immediately|after:1ms|adaptive]
+ * [--dispatch workers|io-threads]} plus the protocol's own settings. Immutable.
  *
- * <p>Defaults: port 0 (a free one), mode continuation, 2 workers, policy {@code immediately}, at most
- * 65,536 sessions at once (more are closed at once). Sync mode runs one thread per session and takes
- * neither {@code --workers} nor {@code --policy}.
+ * <p>Defaults: port 0 (a free one), mode continuation, 2 workers, policy {@code immediately}, dispatch
+ * {@code workers}, at most 65,536 sessions at once (more are closed at once). Sync mode runs one thread
+ * per session and takes none of {@code --workers}, {@code --policy}, {@code --dispatch}.
  */
 public final class LaunchOptions {
 
@@ -35,12 +36,14 @@ public final class LaunchOptions {
     private final Mode mode;
     private final int workers;
     private final SuspendPolicy policy;
+    private final Dispatch dispatch;
     private final int maxSessions;
     private final Map<String, String> settings;
     private final boolean help;
 
-    private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, int maxSessions,
+    private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, Dispatch dispatch, int maxSessions,
             Map<String, String> settings, boolean help) {
+        this.dispatch = dispatch;
         this.port = port;
         this.mode = mode;
         this.workers = workers;
@@ -60,6 +63,7 @@ public final class LaunchOptions {
         Mode mode = Mode.CONTINUATION;
         Integer workers = null;
         SuspendPolicy policy = null;
+        Dispatch dispatch = null;
         int maxSessions = DEFAULT_MAX_SESSIONS;
         Map<String, String> settings = new LinkedHashMap<>();
         boolean help = false;
@@ -93,6 +97,9 @@ public final class LaunchOptions {
                 case "workers":
                     workers = number("--workers", value, 1, MAX_WORKERS);
                     break;
+                case "dispatch":
+                    dispatch = parseDispatch(value);
+                    break;
                 case "policy":
                     policy = parsePolicy(value);
                     break;
@@ -107,12 +114,14 @@ public final class LaunchOptions {
                     settings.put(name, value);
             }
         }
-        if (mode == Mode.SYNC && (policy != null || workers != null)) {
-            throw new IllegalArgumentException((policy != null ? "--policy: " + policy : "--workers: " + workers)
+        if (mode == Mode.SYNC && (policy != null || workers != null || dispatch != null)) {
+            throw new IllegalArgumentException((policy != null ? "--policy: " + policy
+                    : workers != null ? "--workers: " + workers : "--dispatch: " + dispatchName(dispatch))
                     + " (expected: only with --mode continuation; sync mode runs one thread per session, see --max-sessions)");
         }
         return new LaunchOptions(port, mode, workers != null ? workers : 2,
-                policy != null ? policy : SuspendPolicy.immediately(), maxSessions, settings, help);
+                policy != null ? policy : SuspendPolicy.immediately(), dispatch != null ? dispatch : Dispatch.WORKERS,
+                maxSessions, settings, help);
     }
 
     private static Mode parseMode(String v) {
@@ -124,6 +133,21 @@ public final class LaunchOptions {
             default:
                 throw new IllegalArgumentException("--mode: " + v + " (expected: sync or continuation)");
         }
+    }
+
+    private static Dispatch parseDispatch(String v) {
+        switch (v) {
+            case "workers":
+                return Dispatch.WORKERS;
+            case "io-threads":
+                return Dispatch.IO_THREADS;
+            default:
+                throw new IllegalArgumentException("--dispatch: " + v + " (expected: workers or io-threads)");
+        }
+    }
+
+    private static String dispatchName(Dispatch d) {
+        return d.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** Parses {@code immediately}, {@code adaptive} or {@code after:<n>ms} / {@code after:<n>us}. */
@@ -166,7 +190,8 @@ public final class LaunchOptions {
     public static String usage(SampleProtocol protocol) {
         StringBuilder b = new StringBuilder();
         b.append("usage: java -jar ").append(protocol.name()).append(".jar --port P --mode sync|continuation")
-                .append(" [--workers N] [--policy immediately|after:1ms|adaptive] [settings]\n")
+                .append(" [--workers N] [--policy immediately|after:1ms|adaptive] [--dispatch workers|io-threads]")
+                .append(" [settings]\n")
                 .append("  --port P          TCP port on 127.0.0.1; 0 picks a free one (default 0)\n")
                 .append("  --mode M          sync: loaded normally, one thread per session;\n")
                 .append("                    continuation: loaded through the ContinuationClassLoader (default)\n")
@@ -174,6 +199,8 @@ public final class LaunchOptions {
                 .append(" (default 2)\n")
                 .append("  --policy P        suspend policy in continuation mode: immediately (default), adaptive,\n")
                 .append("                    after:<n>ms or after:<n>us (wait that long before suspending)\n")
+                .append("  --dispatch D      continuation mode: workers (default) resume flows on the scheduler's threads;\n")
+                .append("                    io-threads resume a flow woken by its input on the I/O thread that read it\n")
                 .append("  --max-sessions N  sessions served at once; more are closed at once (default ")
                 .append(DEFAULT_MAX_SESSIONS).append(")\n")
                 .append("  --help            this text\n")
@@ -205,6 +232,11 @@ public final class LaunchOptions {
         return maxSessions;
     }
 
+    /** Where flows woken by their input resume (continuation mode). */
+    public Dispatch dispatch() {
+        return dispatch;
+    }
+
     /** The suspend policy (continuation mode). */
     public SuspendPolicy policy() {
         return policy;
@@ -223,7 +255,8 @@ public final class LaunchOptions {
     @Override
     public String toString() {
         return "mode=" + mode.name().toLowerCase(Locale.ROOT)
-                + (mode == Mode.CONTINUATION ? " workers=" + workers + " policy=" + policy : " (thread per session)")
+                + (mode == Mode.CONTINUATION ? " workers=" + workers + " policy=" + policy
+                        + " dispatch=" + dispatchName(dispatch) : " (thread per session)")
                 + " maxSessions=" + maxSessions + (settings.isEmpty() ? "" : " " + settings);
     }
 }

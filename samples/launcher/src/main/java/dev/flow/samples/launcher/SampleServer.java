@@ -62,7 +62,7 @@ public final class SampleServer implements AutoCloseable {
                     .strict(false)
                     .build();
             scheduler = FlowScheduler.builder().workers(options.workers()).policy(options.policy()).name(protocol.name()).build();
-            builder.scheduler(scheduler).handler(loader, protocol.handlerClass(), shared);
+            builder.scheduler(scheduler).dispatch(options.dispatch()).handler(loader, protocol.handlerClass(), shared);
         } else {
             builder.threadPerSession().handler(SampleServer.class.getClassLoader(), protocol.handlerClass(), shared);
         }

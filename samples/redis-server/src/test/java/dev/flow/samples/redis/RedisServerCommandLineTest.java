@@ -34,7 +34,16 @@ class RedisServerCommandLineTest {
 
     @Test
     void printsTheListeningLineServesAndStopsCleanlyOnSigterm() throws Exception {
-        Process p = launch("--port", "0", "--mode", "continuation", "--workers", "1", "--policy", "after:1ms");
+        servesPingAndStopsOnSigterm("--port", "0", "--mode", "continuation", "--workers", "1", "--policy", "after:1ms");
+    }
+
+    @Test
+    void servesWithTheIoThreadsDispatch() throws Exception {
+        servesPingAndStopsOnSigterm("--port", "0", "--workers", "1", "--dispatch", "io-threads");
+    }
+
+    private static void servesPingAndStopsOnSigterm(String... args) throws Exception {
+        Process p = launch(args);
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         int port = -1;
@@ -61,7 +70,7 @@ class RedisServerCommandLineTest {
         Process p = launch("--help");
         String text = all(p);
         assertEquals(0, p.exitValue(), text);
-        for (String option : List.of("--port", "--mode", "--workers", "--policy", "--max-sessions", "--max-bulk-bytes",
+        for (String option : List.of("--port", "--mode", "--workers", "--policy", "--dispatch", "--max-sessions", "--max-bulk-bytes",
                 "--max-multibulk", "--max-inline-bytes")) {
             assertTrue(text.contains(option), () -> option + " missing from:\n" + text);
         }
@@ -71,6 +80,7 @@ class RedisServerCommandLineTest {
     void aBadOptionIsNamedAndExitsWithTwo() throws Exception {
         for (String[] bad : List.of(new String[] {"--port", "70000"}, new String[] {"--mode", "fast"},
                 new String[] {"--mode", "sync", "--workers", "2"}, new String[] {"--policy", "later"},
+                new String[] {"--dispatch", "fast"}, new String[] {"--mode", "sync", "--dispatch", "io-threads"},
                 new String[] {"--max-bulk-bytes", "0"}, new String[] {"--nope", "1"})) {
             Process p = launch(bad);
             String text = all(p);

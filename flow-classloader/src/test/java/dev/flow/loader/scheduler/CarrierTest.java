@@ -1,0 +1,96 @@
+package dev.flow.loader.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Carriers ({@link FlowScheduler#carrierThreadFactory}): a flow woken on one runs there inline, one
+ * flow at a time on its stack, a bounded number per wake-up, without touching the carrier's interrupt.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class CarrierTest {
+
+    private final FlowScheduler scheduler = FlowScheduler.builder().workers(1).name("carrier-test").build();
+    private final ExecutorService carrier = Executors.newSingleThreadExecutor(scheduler.carrierThreadFactory("carrier-test-io"));
+    private final Queue<String> log = new ConcurrentLinkedQueue<>();
+    private final List<FlowHandle<Object>> handles = new ArrayList<>();
+
+    @AfterEach
+    void nothingLeft() throws Exception {
+        Schedulers.awaitAllDone(handles, Duration.ofSeconds(10));
+        carrier.shutdown();
+        assertTrue(carrier.awaitTermination(5, TimeUnit.SECONDS));
+        Schedulers.awaitIdle(scheduler);
+        Schedulers.assertCountsZero(scheduler.stats());
+        scheduler.close();
+        assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        assertEquals(0, Schedulers.liveThreads("carrier-test"));
+    }
+
+    private CompletableFuture<String> relay(String name, List<CompletableFuture<String>> outs) {
+        CompletableFuture<String> in = new CompletableFuture<>();
+        handles.add(scheduler.submit(Schedulers.fixture("Relay", name, in, outs, log)));
+        return in;
+    }
+
+    private void awaitSuspended(int n) {
+        Schedulers.await(Duration.ofSeconds(10), () -> scheduler.stats().suspended() == n, scheduler.stats()::toString);
+    }
+
+    @Test
+    void aFlowWokenByACarrierRunsOnItAndAFlowItWakesRunsAfterItNotInsideIt() throws Exception {
+        CompletableFuture<String> second = relay("b", List.of());
+        CompletableFuture<String> first = relay("a", List.of(second));
+        awaitSuspended(2);
+        carrier.submit(() -> first.complete("go")).get(5, TimeUnit.SECONDS);
+        Schedulers.awaitAllDone(handles, Duration.ofSeconds(5));
+        assertEquals(List.of("a on carrier-test-io-1", "a done", "b on carrier-test-io-1", "b done"), List.copyOf(log));
+    }
+
+    @Test
+    void aCarrierRunsABoundedNumberOfFlowsPerWakeUpAndHandsTheRestToWorkers() throws Exception {
+        List<CompletableFuture<String>> outs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            outs.add(relay("b" + i, List.of()));
+        }
+        CompletableFuture<String> first = relay("a", outs);
+        awaitSuspended(41);
+        carrier.submit(() -> first.complete("go")).get(5, TimeUnit.SECONDS);
+        Schedulers.awaitAllDone(handles, Duration.ofSeconds(5));
+        List<String> onCarrier = log.stream().filter(s -> s.endsWith(" on carrier-test-io-1")).collect(Collectors.toList());
+        List<String> onWorker = log.stream().filter(s -> s.endsWith(" on carrier-test-worker-0")).collect(Collectors.toList());
+        assertEquals(32, onCarrier.size(), "a and the first 31 flows it woke: " + log);
+        assertEquals(9, onWorker.size(), "the rest on the worker: " + log);
+    }
+
+    @Test
+    void aFlowRunOnACarrierNeitherSeesNorClearsTheCarriersInterrupt() throws Exception {
+        CompletableFuture<String> first = relay("a", List.of());
+        awaitSuspended(1);
+        Future<Boolean> stillInterrupted = carrier.submit(() -> {
+            Thread.currentThread().interrupt();
+            first.complete("go");
+            return Thread.interrupted();
+        });
+        assertTrue(stillInterrupted.get(5, TimeUnit.SECONDS), "the carrier's own interrupt is kept");
+        Schedulers.awaitAllDone(handles, Duration.ofSeconds(5));
+        assertEquals(List.of("a on carrier-test-io-1", "a done"), List.copyOf(log));
+    }
+}
