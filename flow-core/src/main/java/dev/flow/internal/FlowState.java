@@ -3,13 +3,14 @@ package dev.flow.internal;
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
 import java.io.InterruptedIOException;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiConsumer;
-import org.apache.commons.javaflow.api.Continuation;
+import org.apache.commons.javaflow.core.StackRecorder;
 
 /**
  * The state of one flow: its continuation, what it waits for, its interrupt status, its pin state and
@@ -41,17 +42,20 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     final String name;
 
     /** The continuation; {@code null} for a task that was not instrumented (and once the flow ended). */
-    Continuation continuation;
+    StackRecorder continuation;
     /**
-     * A task that was not instrumented, or the instrumented root of the continuation, whose {@code
-     * call()} returns or throws the flow's outcome once the continuation ended.
+     * A task that was not instrumented; for a continuation, its outcome once it ended (set by {@link
+     * FlowRoot}): {@code call()} returns or throws the flow's outcome.
      */
     Callable<?> task;
 
     /** Current pin site, or {@link Pins#NOT_PINNED}. */
     int pinSite = Pins.NOT_PINNED;
 
-    /** What the flow waits for; a {@link Failed} once registering its wake-up failed. */
+    /**
+     * What the flow waits for; a {@link Failed} once registering its wake-up failed. Before a
+     * continuation starts, its task, which {@link FlowRoot} takes ({@link #startingTask()}).
+     */
     Object blocker;
     long timeoutNanos;
     byte mode;
@@ -95,6 +99,31 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     static void setCurrent(FlowState f) {
         CURRENT.set(f);
+    }
+
+    /**
+     * For {@link FlowRoot}: takes the task of the flow starting on this thread.
+     *
+     * @throws IllegalStateException if no flow is starting on this thread
+     */
+    public static FlowTask startingTask() {
+        FlowState f = CURRENT.get();
+        Object t = f == null ? null : f.blocker;
+        if (!(t instanceof FlowTask)) {
+            throw new IllegalStateException("no flow is starting on this thread");
+        }
+        f.blocker = null;
+        return (FlowTask) t;
+    }
+
+    /** For {@link FlowRoot}: the task of the flow running on this thread returned {@code value}. */
+    public static void taskReturned(Object value) {
+        CURRENT.get().task = new Outcome(value, null);
+    }
+
+    /** For {@link FlowRoot}: the task of the flow running on this thread threw {@code failure}. */
+    public static void taskThrew(Throwable failure) {
+        CURRENT.get().task = new Outcome(null, failure);
     }
 
     /** Returns something that completes {@code nanos} from now, driven by this flow's scheduler. */
@@ -278,6 +307,32 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         }
         l[i] = value == null ? null : key;
         l[i + 1] = value;
+    }
+
+    /** The outcome of a continuation's task: {@link #call()} returns its value or throws its failure. */
+    private static final class Outcome implements Callable<Object> {
+        private final Object value;
+        private final Throwable failure;
+
+        Outcome(Object value, Throwable failure) {
+            this.value = value;
+            this.failure = failure;
+        }
+
+        @Override
+        public Object call() throws Exception {
+            Throwable t = failure;
+            if (t == null) {
+                return value;
+            }
+            if (t instanceof Exception) {
+                throw (Exception) t;
+            }
+            if (t instanceof Error) {
+                throw (Error) t;
+            }
+            throw new UndeclaredThrowableException(t);
+        }
     }
 
     /** Stands in the blocker of a flow whose wake-up could not be registered: it throws {@link #cause} on resuming. */
