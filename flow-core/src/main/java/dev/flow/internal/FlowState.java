@@ -7,7 +7,6 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.core.StackRecorder;
@@ -30,16 +29,18 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     public static final int IO = 2;
 
     static final byte CANCELLED = 1;
+    private static final int MODE_BITS = 3;
+    /** The last wait timed out. */
+    private static final int TIMED_OUT = 4;
+    /** The flow was woken by something other than its own callback: old callbacks may still fire. */
+    private static final int STALE = 8;
 
     private static final ThreadLocal<FlowState> CURRENT = new ThreadLocal<>();
     private static final AtomicIntegerFieldUpdater<FlowState> WAKE =
             AtomicIntegerFieldUpdater.newUpdater(FlowState.class, "wake");
 
     final SchedulerCore scheduler;
-    final CompletableFuture<Object> result;
-    final SuspendPolicy policy;
-    /** The name given at submission, or {@code null}. */
-    final String name;
+    final FlowResult result;
 
     /** The continuation; {@code null} for a task that was not instrumented (and once the flow ended). */
     StackRecorder continuation;
@@ -57,11 +58,11 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      * continuation starts, its task, which {@link FlowRoot} takes ({@link #startingTask()}).
      */
     Object blocker;
-    long timeoutNanos;
-    byte mode;
-    boolean timedOut;
-    /** Set once the flow was woken by something other than its own callback: old callbacks may still fire. */
-    boolean staleCallbacks;
+    /**
+     * The suspension mode ({@link #MODE_BITS}) and the {@link #TIMED_OUT} and {@link #STALE} bits;
+     * owned by whoever owns the flow (its worker, or whoever claimed its wake-up).
+     */
+    private byte flags;
     /** Whether the flow has started running; worker-owned. */
     boolean begun;
     /** The flow's interrupt status while it is not on a worker. */
@@ -78,18 +79,18 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      * torn), hence not volatile.
      */
     int since;
-    /** Where the flow last suspended, when the scheduler records stacks. */
-    volatile StackTraceElement[] site;
     /** Neighbours in the scheduler's list of active flows; guarded by that list. */
     FlowState prev;
     FlowState next;
-    private Object[] locals;
+    /** The name, the recorded site, the flow-locals and a timeout, which most flows never have; {@code null} until one is set. */
+    private volatile Extras extras;
 
-    FlowState(SchedulerCore scheduler, SuspendPolicy policy, String name, CompletableFuture<Object> result) {
+    FlowState(SchedulerCore scheduler, String name) {
         this.scheduler = scheduler;
-        this.policy = policy;
-        this.name = name;
-        this.result = result;
+        this.result = new FlowResult(this);
+        if (name != null) {
+            extras = new Extras(name);
+        }
     }
 
     /** The flow running on this thread, or {@code null}. */
@@ -168,7 +169,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         if (continuation == null) {
             return false;
         }
-        SuspendPolicy p = policy;
+        SuspendPolicy p = scheduler.policy();
         if ((p.kind() == SuspendPolicy.Kind.AFTER || p.kind() == SuspendPolicy.Kind.ADAPTIVE)
                 && scheduler.hasQueuedFlows()) {
             // Waiting or spinning first only pays while the worker has nothing else to do; with
@@ -196,11 +197,15 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
                 break;
         }
         this.blocker = w;
-        this.timeoutNanos = timeoutNanos;
-        this.mode = (byte) mode;
-        this.timedOut = false;
+        Extras x = extras;
+        if (timeoutNanos > 0) {
+            extras().timeoutNanos = timeoutNanos;
+        } else if (x != null) {
+            x.timeoutNanos = 0;
+        }
+        this.flags = (byte) ((flags & STALE) | mode);
         if (scheduler.recordsStacks()) {
-            site = FlowDumper.userFrames();
+            extras().site = FlowDumper.userFrames();
         }
         return true;
     }
@@ -232,11 +237,11 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     public boolean afterResume() {
         Object b = blocker;
         blocker = null;
-        throwIfStopped(mode);
+        throwIfStopped(flags & MODE_BITS);
         if (b instanceof Failed) {
             throw Sneaky.<RuntimeException>raise(((Failed) b).cause);
         }
-        return !timedOut;
+        return (flags & TIMED_OUT) == 0;
     }
 
     private void throwIfStopped(int mode) {
@@ -253,6 +258,27 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
             throw Sneaky.<RuntimeException>raise(new InterruptedIOException("flow cancelled"));
         }
         throw new CancellationException("flow cancelled");
+    }
+
+    /** The timeout of the current wait in nanoseconds, {@code 0} for none. */
+    long timeoutNanos() {
+        Extras x = extras;
+        return x == null ? 0 : x.timeoutNanos;
+    }
+
+    /** Whether callbacks of earlier waits may still fire: its next wake-up must be one of its own. */
+    boolean stale() {
+        return (flags & STALE) != 0;
+    }
+
+    /** Marks that the flow is woken by something other than its own callback; by whoever claimed its wake-up. */
+    void markStale() {
+        flags |= STALE;
+    }
+
+    /** Marks that the current wait timed out; by whoever claimed its wake-up. */
+    void markTimedOut() {
+        flags |= TIMED_OUT | STALE;
     }
 
     /** Arms this flow as the wake-up of its current suspension. */
@@ -291,22 +317,56 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     /** Reads the value of flow-local {@code key} kept in slot {@code index}; for {@code FlowLocal}. */
     public Object local(int index, Object key) {
-        Object[] l = locals;
+        Extras x = extras;
+        Object[] l = x == null ? null : x.locals;
         int i = index << 1;
         return l != null && i < l.length && l[i] == key ? l[i + 1] : null;
     }
 
     /** Writes (or with {@code null}, removes) the value of flow-local {@code key} in slot {@code index}. */
     public void local(int index, Object key, Object value) {
-        Object[] l = locals;
+        Extras x = extras();
+        Object[] l = x.locals;
         int i = index << 1;
         if (l == null) {
-            l = locals = new Object[Math.max(8, i + 2)];
+            l = x.locals = new Object[Math.max(8, i + 2)];
         } else if (i >= l.length) {
-            l = locals = Arrays.copyOf(l, Math.max(i + 2, l.length * 2));
+            l = x.locals = Arrays.copyOf(l, Math.max(i + 2, l.length * 2));
         }
         l[i] = value == null ? null : key;
         l[i + 1] = value;
+    }
+
+    /** The extras, created on first use; worker-owned, like the fields it holds. */
+    private Extras extras() {
+        Extras x = extras;
+        if (x == null) {
+            x = extras = new Extras(null);
+        }
+        return x;
+    }
+
+    /** Where the flow last suspended, when the scheduler records stacks; {@code null} otherwise. */
+    StackTraceElement[] site() {
+        Extras x = extras;
+        return x == null ? null : x.site;
+    }
+
+    /**
+     * What a flow holds beyond the common case: its name, its recorded site, its flow-locals and the
+     * timeout of its current wait.
+     */
+    private static final class Extras {
+        final String name;
+        /** Where the flow last suspended, when the scheduler records stacks; read racily by {@code dump()}. */
+        volatile StackTraceElement[] site;
+        Object[] locals;
+        /** The timeout of the current wait; read racily by {@code dump()}. */
+        long timeoutNanos;
+
+        Extras(String name) {
+            this.name = name;
+        }
     }
 
     /** The outcome of a continuation's task: {@link #call()} returns its value or throws its failure. */
@@ -349,12 +409,19 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         }
     }
 
+    /** Drops the flow-locals and the recorded site of a flow that ended; keeps its name. */
     void clearLocals() {
-        locals = null;
+        Extras x = extras;
+        if (x != null) {
+            x.site = null;
+            x.locals = null;
+        }
     }
 
     @Override
     public String toString() {
+        Extras x = extras;
+        String name = x == null ? null : x.name;
         return name != null ? "flow " + name : "flow@" + Integer.toHexString(System.identityHashCode(this));
     }
 }

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class SchedulerCore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerCore.class);
-    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never(), "poison", null);
+    private static final FlowState POISON = new FlowState(null, "poison");
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
      * are packed ({@link StackTrimmer}: about 180 bytes saved per flow at depth 3, two small arrays
@@ -108,7 +107,7 @@ public final class SchedulerCore {
         this.owner = owner;
         this.policy = policy;
         this.recordStacks = recordStacks;
-        this.flows = new FlowState(this, policy, "list", null);
+        this.flows = new FlowState(this, "list");
         flows.prev = flows;
         flows.next = flows;
         this.workers = new Worker[workerCount];
@@ -130,15 +129,14 @@ public final class SchedulerCore {
     }
 
     /**
-     * Starts a flow running {@code task}, a {@link Callable} or {@link Runnable}, that completes
-     * {@code result} when it ends.
+     * Starts a flow running {@code task}, a {@link Callable} or {@link Runnable}.
      *
      * @param flowName a name for {@link #dump()}, or {@code null} for a number
-     * @return the flow, for {@link FlowState#cancel()}
+     * @return the flow's result, completed when it ends, which knows the flow (for {@link FlowState#cancel()})
      * @throws RejectedExecutionException if the scheduler is closed or closing
      */
-    public FlowState submit(Object task, String flowName, CompletableFuture<Object> result) {
-        FlowState f = new FlowState(this, policy, flowName, result);
+    public FlowResult submit(Object task, String flowName) {
+        FlowState f = new FlowState(this, flowName);
         if (task instanceof FlowTask) {
             f.continuation = Engine.start(((FlowTask) task).flow$root(f));
             f.blocker = task;
@@ -166,7 +164,7 @@ public final class SchedulerCore {
         link(f);
         f.since = coarseClock();
         ready.add(f);
-        return f;
+        return f.result;
     }
 
     /** The owner of the scheduler running the calling flow, or {@code null} outside a flow. */
@@ -295,7 +293,6 @@ public final class SchedulerCore {
         f.task = null;
         f.interrupted = false;
         f.blocker = null;
-        f.site = null;
         f.clearLocals();
         if (f.stop != 0) {
             CancellationException c = new CancellationException("flow cancelled");
@@ -330,13 +327,13 @@ public final class SchedulerCore {
     /** Registers the wake-up of a flow that has just suspended; must not touch {@code f} once armed. */
     private void park(FlowState f, Worker worker) {
         Object w = f.blocker;
-        long timeout = f.timeoutNanos;
+        long timeout = f.timeoutNanos();
         f.since = coarseClock();
         if (suspended.incrementAndGet() >= TRIM_THRESHOLD) {
             Engine.pack(f.continuation);
         }
         running.decrementAndGet();
-        Wakeup wakeup = timeout == 0 && !f.staleCallbacks ? null : new Wakeup(f);
+        Wakeup wakeup = timeout == 0 && !f.stale() ? null : new Wakeup(f);
         if (wakeup == null) {
             if (f.ticket != f) {
                 f.ticket = f;
@@ -369,7 +366,7 @@ public final class SchedulerCore {
             Ticket ticket = wakeup == null ? f : wakeup;
             if (ticket.claim()) {
                 ticket.release();
-                f.staleCallbacks = true;
+                f.markStale();
                 f.blocker = new FlowState.Failed(t);
                 resumeClaimed(f, true);
             }
@@ -436,7 +433,7 @@ public final class SchedulerCore {
         if (w instanceof SleepWheel.Sleep) {
             ((SleepWheel.Sleep) w).cancel();
         }
-        f.staleCallbacks = true;
+        f.markStale();
         resumeClaimed(f, countResumed);
     }
 
@@ -630,6 +627,10 @@ public final class SchedulerCore {
         return recordStacks;
     }
 
+    SuspendPolicy policy() {
+        return policy;
+    }
+
     List<Object[]> runningFlows() {
         List<Object[]> out = new ArrayList<>();
         for (Worker w : workers) {
@@ -732,8 +733,7 @@ public final class SchedulerCore {
         void expire() {
             if (claim()) {
                 release();
-                flow.timedOut = true;
-                flow.staleCallbacks = true;
+                flow.markTimedOut();
                 resumeClaimed(flow, true);
             }
         }
