@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -669,9 +670,12 @@ public final class SchedulerCore {
      * The wake-up of a timed suspension, or of any suspension after a flow was woken by something
      * other than its own callback (whose old callbacks may still fire): one object per suspension.
      */
-    private final class Wakeup extends Ticket implements Runnable, BiConsumer<Object, Throwable> {
+    private final class Wakeup extends Ticket implements Runnable, BiConsumer<Object, Throwable>, Callable<Void> {
+        private static final AtomicIntegerFieldUpdater<Wakeup> CLAIMED =
+                AtomicIntegerFieldUpdater.newUpdater(Wakeup.class, "claimed");
         private final FlowState flow;
-        private final AtomicBoolean claimed = new AtomicBoolean();
+        /** 1 once claimed. */
+        private volatile int claimed;
         private volatile ScheduledFuture<?> timeout;
         private volatile Object registration;
 
@@ -686,7 +690,7 @@ public final class SchedulerCore {
                     release();
                     return;
                 }
-                timeout = timer.schedule(this::expire, timeoutNanos, TimeUnit.NANOSECONDS);
+                timeout = timer.schedule((Callable<Void>) this, timeoutNanos, TimeUnit.NANOSECONDS);
                 if (!live()) {
                     release();
                 }
@@ -697,12 +701,12 @@ public final class SchedulerCore {
 
         @Override
         boolean claim() {
-            return claimed.compareAndSet(false, true);
+            return CLAIMED.compareAndSet(this, 0, 1);
         }
 
         @Override
         boolean live() {
-            return !claimed.get();
+            return claimed == 0;
         }
 
         @Override
@@ -730,12 +734,15 @@ public final class SchedulerCore {
             run();
         }
 
-        void expire() {
+        /** The timeout expired: the timer's task. */
+        @Override
+        public Void call() {
             if (claim()) {
                 release();
                 flow.markTimedOut();
                 resumeClaimed(flow, true);
             }
+            return null;
         }
     }
 }
