@@ -143,6 +143,20 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     }
 
     /**
+     * Prepares the flow running on this thread to suspend on {@code w} (see {@link #beforeSuspend(Object,
+     * long, int)}), unless there is none or a lock it holds pins it.
+     *
+     * @return the flow, which the caller must now suspend; {@code null} if the caller must block instead
+     */
+    public static FlowState prepare(Object w, long timeoutNanos, int mode) {
+        FlowState f = CURRENT.get();
+        if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos, mode)) {
+            return null;
+        }
+        return f;
+    }
+
+    /**
      * Prepares an uninterruptible suspension on {@code w}; see {@link #beforeSuspend(Object, long, int)}.
      */
     public boolean beforeSuspend(Object w, long timeoutNanos) {
