@@ -239,9 +239,13 @@ public final class Awaits {
         if (nanos <= 0) {
             return;
         }
-        if (suspend(f.sleep(nanos), 0, FlowState.INTERRUPTIBLE) < 0) {
+        // Suspends in this frame, not through suspend(): a sleeping flow parks one frame less.
+        if (FlowState.prepare(f.sleep(nanos), 0, FlowState.INTERRUPTIBLE) == null) {
             TimeUnit.NANOSECONDS.sleep(nanos);
+            return;
         }
+        Continuation.suspend();
+        f.afterResume();
     }
 
     /** Replaces {@code Connector.connect()}. */
