@@ -24,6 +24,8 @@ class OutcomeGuardTest {
             Schedulers.awaitIdle(s);
             assertEquals(1, s.stats().completed(), s.stats().toString());
             assertEquals(0, s.stats().failed(), s.stats().toString());
+            Schedulers.assertCountsZero(s.stats());
         }
+        assertEquals(0, Schedulers.liveThreads("forge-"), "threads of the scheduler left");
     }
 }

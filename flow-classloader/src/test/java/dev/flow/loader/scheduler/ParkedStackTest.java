@@ -53,6 +53,7 @@ class ParkedStackTest {
         } finally {
             s.close();
         }
+        assertEquals(0, Schedulers.liveThreads("packed-"), "threads of the scheduler left");
     }
 
     private static Integer seed(int i) {
