@@ -171,8 +171,10 @@ class FlowServerIoDispatchTest {
         String slept = c.call("sleep");
         assertTrue(threadOf(slept).startsWith("io-dispatch-test-worker"), "a sleep resumes on a worker: " + slept);
         awaitSuspended(1);
+        long resumed = scheduler.stats().resumed();
         c.send("future");
-        awaitSuspended(1);
+        Conditions.await("the flow to suspend on the future", () -> scheduler.stats().resumed() > resumed
+                && scheduler.stats().suspended() == 1, () -> scheduler.stats().toString());
         later.complete("completed elsewhere");
         String joined = c.in.readLine();
         assertTrue(joined.startsWith("completed elsewhere on io-dispatch-test-worker"), joined);
