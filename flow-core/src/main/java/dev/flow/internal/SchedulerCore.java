@@ -504,6 +504,8 @@ public final class SchedulerCore {
         Objects.requireNonNull(namePrefix, "namePrefix");
         return r -> {
             Carrier c = new Carrier(this, r, namePrefix + "-" + carrierIds.incrementAndGet());
+            // Like MINA's own I/O threads, whatever the creating thread is.
+            c.setDaemon(false);
             carriers.add(c);
             return c;
         };

@@ -1,6 +1,7 @@
 package dev.flow.loader.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.FlowHandle;
@@ -14,7 +15,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,6 +81,21 @@ class CarrierTest {
         List<String> onWorker = log.stream().filter(s -> s.endsWith(" on carrier-test-worker-0")).collect(Collectors.toList());
         assertEquals(32, onCarrier.size(), "a and the first 31 flows it woke: " + log);
         assertEquals(9, onWorker.size(), "the rest on the worker: " + log);
+    }
+
+    @Test
+    void carriersAreNotDaemonThreadsWhoeverCreatesThem() throws Exception {
+        ThreadFactory factory = scheduler.carrierThreadFactory("carrier-test-made");
+        AtomicReference<Thread> made = new AtomicReference<>();
+        Thread creator = new Thread(() -> made.set(factory.newThread(() -> { })));
+        creator.setDaemon(true);
+        creator.start();
+        creator.join(5000);
+        Thread t = made.get();
+        t.start();
+        t.join(5000);
+        assertFalse(t.isDaemon(), "like MINA's own I/O threads");
+        assertEquals("carrier-test-made-1", t.getName());
     }
 
     @Test
