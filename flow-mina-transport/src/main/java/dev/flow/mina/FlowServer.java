@@ -785,6 +785,8 @@ public final class FlowServer implements AutoCloseable {
          * Where session flows resume when their input arrives on a TCP I/O processor thread; default
          * {@link Dispatch#WORKERS}. {@link Dispatch#IO_THREADS} needs continuation mode: {@link #start}
          * refuses it with {@link #threadPerSession()}. In-VM pipes have no I/O threads and ignore it.
+         * With {@code IO_THREADS} a session's end, and so {@link #onFailure}, may also run on an I/O
+         * thread: keep that callback short and non-blocking.
          */
         public Builder dispatch(Dispatch dispatch) {
             this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
