@@ -79,6 +79,8 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** Neighbours in the scheduler's list of active flows; guarded by that list. */
     FlowState prev;
     FlowState next;
+    /** The flow behind this one in the scheduler's {@link ReadyQueue}; owned by that queue. */
+    FlowState readyNext;
     private Object[] locals;
 
     FlowState(SchedulerCore scheduler, SuspendPolicy policy, String name, CompletableFuture<Object> result) {
