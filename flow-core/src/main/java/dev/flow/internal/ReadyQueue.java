@@ -51,9 +51,10 @@ import java.util.concurrent.locks.LockSupport;
 final class ReadyQueue {
 
     /**
-     * Polls of an empty queue, with {@link Thread#onSpinWait()} between them, before a worker parks: a
-     * flow handed over in that window costs no wake-up. Each poll of an empty queue is a volatile read;
-     * 32 pauses are roughly 0.3 to 3 µs depending on the processor.
+     * {@link Thread#onSpinWait()} pauses, each followed by a poll, of a worker that found the queue
+     * empty before it parks (0 parks after one poll): a flow handed over in that window costs no
+     * wake-up. A poll of an empty queue is a volatile read; 32 pauses are roughly 0.3 to 3 µs
+     * depending on the processor.
      */
     static final int SPINS = 32;
     /** Spins on the consumer lock before yielding the processor to its (possibly descheduled) holder. */
@@ -97,11 +98,21 @@ final class ReadyQueue {
     /** Per slot: its worker, written before the slot is first marked parked. */
     private final Thread[] threads;
     private final LongAdder wakeups = new LongAdder();
+    private final int spins;
 
-    /** A queue for {@code workers} workers, slots {@code 0} to {@code workers - 1}. */
+    /** A queue for {@code workers} workers, slots {@code 0} to {@code workers - 1}, spinning {@link #SPINS}. */
     ReadyQueue(int workers) {
+        this(workers, SPINS);
+    }
+
+    /** A queue whose workers pause {@code spins} times (at least 0) before they park. */
+    ReadyQueue(int workers, int spins) {
+        if (spins < 0) {
+            throw new IllegalArgumentException("spins: " + spins + " (expected: >= 0)");
+        }
         states = new AtomicIntegerArray(workers);
         threads = new Thread[workers];
+        this.spins = spins;
     }
 
     /** Queues {@code f}, which must not be queued already; wakes a parked worker if none is searching. */
@@ -134,7 +145,7 @@ final class ReadyQueue {
         boolean interrupted = false;
         try {
             for (;;) {
-                for (int i = 0; i < SPINS; i++) {
+                for (int i = 0;; i++) {
                     FlowState f = poll();
                     if (f != null) {
                         if ((int) SEARCHING.getAndAdd(this, -1) <= 1 && size > 0) {
@@ -146,6 +157,9 @@ final class ReadyQueue {
                     if (closed && size == 0) {
                         SEARCHING.getAndAdd(this, -1);
                         return null;
+                    }
+                    if (i == spins) {
+                        break;
                     }
                     Thread.onSpinWait();
                 }

@@ -190,6 +190,23 @@ class ReadyQueueTest {
 
     @Test
     @Timeout(60)
+    void aWorkerThatDoesNotSpinPollsBeforeItParks() throws Exception {
+        ReadyQueue q = new ReadyQueue(1, 0);
+        List<FlowState> got = Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        List<Thread> threads = startConsumers(q, 1, error, (slot, f) -> got.add(f));
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        for (int i = 0; i < 1000; i++) {
+            q.add(flow("f" + i));
+            int expected = i + 1;
+            awaitUntil(deadline, () -> got.size() == expected, () -> "taken: " + got.size() + " of " + expected
+                    + ", queued: " + q.size());
+        }
+        closeAndJoin(q, threads, error);
+    }
+
+    @Test
+    @Timeout(60)
     void addsWhileNoWorkerIsParkedWakeNobody() throws Exception {
         ReadyQueue q = new ReadyQueue(2);
         for (int i = 0; i < 1000; i++) {
