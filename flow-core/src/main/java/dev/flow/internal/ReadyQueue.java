@@ -1,6 +1,5 @@
 package dev.flow.internal;
 
-import dev.flow.SuspendPolicy;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -81,7 +80,7 @@ final class ReadyQueue {
     }
 
     /** Stands in the list when no flow does, so that producers never touch the consumers' end. */
-    private final FlowState stub = new FlowState(null, SuspendPolicy.never(), "stub", null);
+    private final FlowState stub = new FlowState(null, "stub");
     /** The last node linked in (producers' end). */
     private volatile FlowState head = stub;
     /** The next node to take (consumers' end); guarded by {@link #consuming}. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.flow.SuspendPolicy;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +35,7 @@ class ReadyQueueTest {
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     private static FlowState flow(String name) {
-        return new FlowState(null, SuspendPolicy.never(), name, null);
+        return new FlowState(null, name);
     }
 
     @ParameterizedTest
@@ -115,7 +114,7 @@ class ReadyQueueTest {
             int p = id / perProducer;
             int i = id % perProducer;
             if (i <= lastSeen[slot][p]) {
-                disorder.add("worker " + slot + " took " + f.name + " after " + p + "-" + lastSeen[slot][p]);
+                disorder.add("worker " + slot + " took " + f + " after " + p + "-" + lastSeen[slot][p]);
             }
             lastSeen[slot][p] = i;
         });
@@ -213,7 +212,7 @@ class ReadyQueueTest {
             q.add(flow("f" + i));
         }
         for (int i = 0; i < 1000; i++) {
-            assertEquals("f" + i, q.take(i % 2).name);
+            assertEquals("flow f" + i, q.take(i % 2).toString());
         }
         assertEquals(0, q.wakeups());
         assertTrue(q.isEmpty());
