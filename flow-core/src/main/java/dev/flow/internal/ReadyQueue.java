@@ -15,7 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * lock-free for producers: {@link #add} is an increment, an exchange and a store, from any thread. A
  * flow is in the queue at most once (only the holder of its wake-up adds it). Consumers, the workers
  * (one {@code slot} each) and {@link #snapshot}, take turns under a short spin lock; a worker waits for
- * a flow first by polling {@link #SPINS} times, then parked with {@link LockSupport#park}.
+ * a flow first by polling {@link #SPINS} times, then parked with {@link LockSupport#park}. Producers
+ * never wait; a producer descheduled between its exchange and its link holds up the consumers at its
+ * flow (they find the queue not empty and yield) until it runs again, as in any such linked queue.
  *
  * <p>Wake-ups follow the Go scheduler's "spinning" rule: {@link #searching} counts the workers awake
  * without a flow; an {@code add} unparks a worker only when none is searching, and then exactly one
