@@ -24,7 +24,9 @@ import org.apache.mina.core.filterchain.IoFilter;
 import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.service.IoConnector;
+import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketConnector;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
 import org.apache.mina.transport.vmpipe.VmPipeConnector;
@@ -68,6 +70,8 @@ public final class FlowConnector implements AutoCloseable {
     private final Map<ConnectFuture, SocketAddress> targets = Collections.synchronizedMap(new WeakHashMap<>());
 
     private NioSocketConnector tcp;
+    /** The NIO processors of {@link #tcp}, disposed after it. */
+    private IoProcessor<NioSession> tcpProcessors;
     private VmPipeConnector vmPipe;
     private boolean closed;
 
@@ -213,6 +217,7 @@ public final class FlowConnector implements AutoCloseable {
     @Override
     public void close() {
         List<IoConnector> connectors = new ArrayList<>(2);
+        IoProcessor<NioSession> processors;
         synchronized (this) {
             if (closed) {
                 return;
@@ -224,6 +229,7 @@ public final class FlowConnector implements AutoCloseable {
             if (vmPipe != null) {
                 connectors.add(vmPipe);
             }
+            processors = tcpProcessors;
         }
         for (IoConnector c : connectors) {
             List<CloseFuture> closing = new ArrayList<>();
@@ -234,6 +240,9 @@ public final class FlowConnector implements AutoCloseable {
                 f.awaitUninterruptibly();
             }
             c.dispose(true);
+        }
+        if (processors != null) {
+            processors.dispose();
         }
     }
 
@@ -249,7 +258,8 @@ public final class FlowConnector implements AutoCloseable {
             return vmPipe;
         }
         if (tcp == null) {
-            NioSocketConnector c = ioProcessors > 0 ? new NioSocketConnector(ioProcessors) : new NioSocketConnector();
+            tcpProcessors = FlowNioProcessors.pool(ioProcessors > 0 ? ioProcessors : FlowNioProcessors.DEFAULT_SIZE, null);
+            NioSocketConnector c = new NioSocketConnector(tcpProcessors);
             c.getSessionConfig().setTcpNoDelay(true);
             tcp = configure(c);
         }

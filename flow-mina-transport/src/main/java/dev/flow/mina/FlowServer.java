@@ -38,8 +38,10 @@ import org.apache.mina.core.filterchain.IoFilter;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.service.IoAcceptor;
+import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.core.write.WriteToClosedSessionException;
+import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
@@ -119,6 +121,8 @@ public final class FlowServer implements AutoCloseable {
     private final Overflow overflow;
     private final BiConsumer<? super Transport, ? super Throwable> onFailure;
     private final IoAcceptor acceptor;
+    /** The acceptor's NIO processors, disposed after it; null over VmPipe. */
+    private final IoProcessor<NioSession> processors;
     private final ExecutorService setup;
     private final Map<IoSession, Session> sessions = new ConcurrentHashMap<>();
     private final Queue<Session> pending = new ConcurrentLinkedQueue<>();
@@ -157,8 +161,11 @@ public final class FlowServer implements AutoCloseable {
         }
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
+            this.processors = null;
         } else {
-            NioSocketAcceptor nio = b.ioProcessors > 0 ? new NioSocketAcceptor(b.ioProcessors) : new NioSocketAcceptor();
+            this.processors = FlowNioProcessors.pool(
+                    b.ioProcessors > 0 ? b.ioProcessors : FlowNioProcessors.DEFAULT_SIZE, null);
+            NioSocketAcceptor nio = new NioSocketAcceptor(processors);
             nio.setReuseAddress(true);
             nio.setBacklog(b.backlog);
             nio.getSessionConfig().setTcpNoDelay(true);
@@ -172,6 +179,9 @@ public final class FlowServer implements AutoCloseable {
             acceptor.bind(bindAddress);
         } catch (IOException | RuntimeException e) {
             acceptor.dispose(true);
+            if (processors != null) {
+                processors.dispose();
+            }
             if (setup != null) {
                 setup.shutdownNow();
             }
@@ -245,6 +255,9 @@ public final class FlowServer implements AutoCloseable {
             f.awaitUninterruptibly();
         }
         acceptor.dispose(true);
+        if (processors != null) {
+            processors.dispose();
+        }
         if (setup != null) {
             setup.shutdown();
         }
