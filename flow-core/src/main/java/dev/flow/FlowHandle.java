@@ -1,5 +1,6 @@
 package dev.flow;
 
+import dev.flow.internal.FlowResult;
 import dev.flow.internal.FlowState;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,12 +17,15 @@ import java.util.concurrent.TimeoutException;
  */
 public final class FlowHandle<T> {
 
+    /** A {@code FlowResult}, which knows its flow: one field keeps the handle small. */
     private final CompletableFuture<T> result;
-    private final FlowState flow;
 
-    FlowHandle(CompletableFuture<T> result, FlowState flow) {
+    FlowHandle(CompletableFuture<T> result) {
         this.result = result;
-        this.flow = flow;
+    }
+
+    private FlowState flow() {
+        return ((FlowResult) (CompletableFuture<?>) result).flow();
     }
 
     /**
@@ -39,7 +43,7 @@ public final class FlowHandle<T> {
      *     been cancelled
      */
     public boolean cancel() {
-        return flow.cancel();
+        return flow().cancel();
     }
 
     /** Returns whether the flow ended because it was cancelled, or failed by its scheduler closing. */
@@ -88,7 +92,7 @@ public final class FlowHandle<T> {
 
     @Override
     public String toString() {
-        return "FlowHandle[" + flow + ", " + (result.isDone() ? (isCancelled() ? "cancelled" : isFailed() ? "failed" : "done")
+        return "FlowHandle[" + flow() + ", " + (result.isDone() ? (isCancelled() ? "cancelled" : isFailed() ? "failed" : "done")
                 : "running") + "]";
     }
 }

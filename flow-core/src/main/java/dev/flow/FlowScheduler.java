@@ -1,6 +1,5 @@
 package dev.flow;
 
-import dev.flow.internal.FlowState;
 import dev.flow.internal.SchedulerCore;
 import java.time.Duration;
 import java.util.Objects;
@@ -80,9 +79,7 @@ public final class FlowScheduler implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     private <T> FlowHandle<T> handle(Object task, String flowName) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        FlowState flow = core.submit(task, flowName, result);
-        return new FlowHandle<>((CompletableFuture<T>) (CompletableFuture<?>) result, flow);
+        return new FlowHandle<>((CompletableFuture<T>) (CompletableFuture<?>) core.submit(task, flowName));
     }
 
     /**

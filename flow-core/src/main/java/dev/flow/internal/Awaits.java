@@ -79,8 +79,8 @@ public final class Awaits {
      *     caller must block instead (no flow, pinned, or the policy says so)
      */
     private static int suspend(Object w, long timeoutNanos, int mode) {
-        FlowState f = FlowState.current();
-        if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos, mode)) {
+        FlowState f = FlowState.prepare(w, timeoutNanos, mode);
+        if (f == null) {
             return -1;
         }
         Continuation.suspend();
@@ -89,13 +89,18 @@ public final class Awaits {
 
     /**
      * Waits for the receiver of a parameterless uninterruptible blocking method (e.g. {@code
-     * CompletableFuture.join()}); the interrupt status is kept.
+     * CompletableFuture.join()}); the interrupt status is kept. It suspends in its own frame, not
+     * through {@link #suspend}: the most common wait parks one frame (and its locals) less.
      */
     public static void ready(Object w) {
         if (!Waits.isDone(w)) {
             // When the flow cannot suspend, the original call that follows blocks, with its own
             // interrupt semantics.
-            suspend(w, 0, FlowState.UNINTERRUPTIBLE);
+            FlowState f = FlowState.prepare(w, 0, FlowState.UNINTERRUPTIBLE);
+            if (f != null) {
+                Continuation.suspend();
+                f.afterResume();
+            }
         }
     }
 
@@ -234,9 +239,13 @@ public final class Awaits {
         if (nanos <= 0) {
             return;
         }
-        if (suspend(f.sleep(nanos), 0, FlowState.INTERRUPTIBLE) < 0) {
+        // Suspends in this frame, not through suspend(): a sleeping flow parks one frame less.
+        if (FlowState.prepare(f.sleep(nanos), 0, FlowState.INTERRUPTIBLE) == null) {
             TimeUnit.NANOSECONDS.sleep(nanos);
+            return;
         }
+        Continuation.suspend();
+        f.afterResume();
     }
 
     /** Replaces {@code Connector.connect()}. */

@@ -70,14 +70,15 @@ final class FlowDumper {
         for (FlowState f : suspended) {
             b.append("  ").append(f).append(", suspended for ").append(millis(now, f.since))
                     .append(" ms on ").append(describe(f.blocker));
-            if (f.timeoutNanos > 0) {
-                b.append(", timeout ").append(TimeUnit.NANOSECONDS.toMillis(f.timeoutNanos)).append(" ms");
+            long timeout = f.timeoutNanos();
+            if (timeout > 0) {
+                b.append(", timeout ").append(TimeUnit.NANOSECONDS.toMillis(timeout)).append(" ms");
             }
             if (f.stop != 0) {
                 b.append(", cancelled");
             }
             b.append('\n');
-            StackTraceElement[] site = f.site;
+            StackTraceElement[] site = f.site();
             if (site != null) {
                 frames(b, site);
             } else if (!s.recordsStacks()) {

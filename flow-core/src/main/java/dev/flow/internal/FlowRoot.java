@@ -1,53 +1,28 @@
 package dev.flow.internal;
 
-import java.lang.reflect.UndeclaredThrowableException;
-import java.util.concurrent.Callable;
-
 /**
- * The bottom frame of every continuation: calls the task and keeps its outcome, which the scheduler
- * reads through {@link #call()} once the continuation has ended. Only the scheduler holds the root
- * of a flow, so user code cannot complete a flow from the inside.
+ * The bottom frame of every continuation: takes the task of the flow starting on this thread, calls
+ * it and hands its outcome to the flow's state, where the scheduler reads it once the continuation
+ * has ended. Stateless: one instance per loader ({@link #INSTANCE}) serves all its flows, so a flow
+ * costs no root object, and its frame keeps only itself.
  *
  * <p>Each {@code ContinuationClassLoader} defines its own instrumented copy of this class, so it
  * must use only public members of other classes. Runs on a scheduler worker.
  */
-public final class FlowRoot implements Runnable, Callable<Object> {
+public final class FlowRoot implements Runnable {
 
-    private final FlowTask task;
-    private Object value;
-    private Throwable failure;
+    /** The root of every flow whose task this loader defined; returned by the generated {@code flow$root}. */
+    public static final FlowRoot INSTANCE = new FlowRoot();
 
-    /**
-     * Creates the root for {@code task}.
-     *
-     * @param state the flow it runs as; part of the signature the instrumenter generates
-     */
-    public FlowRoot(FlowTask task, FlowState state) {
-        this.task = task;
+    private FlowRoot() {
     }
 
     @Override
     public void run() {
         try {
-            value = task.flow$call();
+            FlowState.taskReturned(FlowState.startingTask().flow$call());
         } catch (Throwable t) {
-            failure = t;
+            FlowState.taskThrew(t);
         }
-    }
-
-    /** Returns the task's value or throws its failure. */
-    @Override
-    public Object call() throws Exception {
-        Throwable t = failure;
-        if (t == null) {
-            return value;
-        }
-        if (t instanceof Exception) {
-            throw (Exception) t;
-        }
-        if (t instanceof Error) {
-            throw (Error) t;
-        }
-        throw new UndeclaredThrowableException(t);
     }
 }

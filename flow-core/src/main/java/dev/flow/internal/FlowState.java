@@ -3,13 +3,13 @@ package dev.flow.internal;
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
 import java.io.InterruptedIOException;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiConsumer;
-import org.apache.commons.javaflow.api.Continuation;
+import org.apache.commons.javaflow.core.StackRecorder;
 
 /**
  * The state of one flow: its continuation, what it waits for, its interrupt status, its pin state and
@@ -29,35 +29,40 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     public static final int IO = 2;
 
     static final byte CANCELLED = 1;
+    private static final int MODE_BITS = 3;
+    /** The last wait timed out. */
+    private static final int TIMED_OUT = 4;
+    /** The flow was woken by something other than its own callback: old callbacks may still fire. */
+    private static final int STALE = 8;
 
     private static final ThreadLocal<FlowState> CURRENT = new ThreadLocal<>();
     private static final AtomicIntegerFieldUpdater<FlowState> WAKE =
             AtomicIntegerFieldUpdater.newUpdater(FlowState.class, "wake");
 
     final SchedulerCore scheduler;
-    final CompletableFuture<Object> result;
-    final SuspendPolicy policy;
-    /** The name given at submission, or {@code null}. */
-    final String name;
+    final FlowResult result;
 
     /** The continuation; {@code null} for a task that was not instrumented (and once the flow ended). */
-    Continuation continuation;
+    StackRecorder continuation;
     /**
-     * A task that was not instrumented, or the instrumented root of the continuation, whose {@code
-     * call()} returns or throws the flow's outcome once the continuation ended.
+     * A task that was not instrumented; for a continuation, its outcome once it ended (set by {@link
+     * FlowRoot}): {@code call()} returns or throws the flow's outcome.
      */
     Callable<?> task;
 
     /** Current pin site, or {@link Pins#NOT_PINNED}. */
     int pinSite = Pins.NOT_PINNED;
 
-    /** What the flow waits for; a {@link Failed} once registering its wake-up failed. */
+    /**
+     * What the flow waits for; a {@link Failed} once registering its wake-up failed. Before a
+     * continuation starts, its task, which {@link FlowRoot} takes ({@link #startingTask()}).
+     */
     Object blocker;
-    long timeoutNanos;
-    byte mode;
-    boolean timedOut;
-    /** Set once the flow was woken by something other than its own callback: old callbacks may still fire. */
-    boolean staleCallbacks;
+    /**
+     * The suspension mode ({@link #MODE_BITS}) and the {@link #TIMED_OUT} and {@link #STALE} bits;
+     * owned by whoever owns the flow (its worker, or whoever claimed its wake-up).
+     */
+    private byte flags;
     /** Whether the flow has started running; worker-owned. */
     boolean begun;
     /** The flow's interrupt status while it is not on a worker. */
@@ -74,18 +79,18 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      * torn), hence not volatile.
      */
     int since;
-    /** Where the flow last suspended, when the scheduler records stacks. */
-    volatile StackTraceElement[] site;
     /** Neighbours in the scheduler's list of active flows; guarded by that list. */
     FlowState prev;
     FlowState next;
-    private Object[] locals;
+    /** The name, the recorded site, the flow-locals and a timeout, which most flows never have; {@code null} until one is set. */
+    private volatile Extras extras;
 
-    FlowState(SchedulerCore scheduler, SuspendPolicy policy, String name, CompletableFuture<Object> result) {
+    FlowState(SchedulerCore scheduler, String name) {
         this.scheduler = scheduler;
-        this.policy = policy;
-        this.name = name;
-        this.result = result;
+        this.result = new FlowResult(this);
+        if (name != null) {
+            extras = new Extras(name);
+        }
     }
 
     /** The flow running on this thread, or {@code null}. */
@@ -95,6 +100,31 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     static void setCurrent(FlowState f) {
         CURRENT.set(f);
+    }
+
+    /**
+     * For {@link FlowRoot}: takes the task of the flow starting on this thread.
+     *
+     * @throws IllegalStateException if no flow is starting on this thread
+     */
+    public static FlowTask startingTask() {
+        FlowState f = CURRENT.get();
+        Object t = f == null ? null : f.blocker;
+        if (!(t instanceof FlowTask)) {
+            throw new IllegalStateException("no flow is starting on this thread");
+        }
+        f.blocker = null;
+        return (FlowTask) t;
+    }
+
+    /** For {@link FlowRoot}: the task of the flow running on this thread returned {@code value}. */
+    public static void taskReturned(Object value) {
+        CURRENT.get().task = new Outcome(value, null);
+    }
+
+    /** For {@link FlowRoot}: the task of the flow running on this thread threw {@code failure}. */
+    public static void taskThrew(Throwable failure) {
+        CURRENT.get().task = new Outcome(null, failure);
     }
 
     /** Returns something that completes {@code nanos} from now, driven by this flow's scheduler. */
@@ -110,6 +140,20 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      */
     public boolean cancel() {
         return scheduler.cancel(this);
+    }
+
+    /**
+     * Prepares the flow running on this thread to suspend on {@code w} (see {@link #beforeSuspend(Object,
+     * long, int)}), unless there is none or a lock it holds pins it.
+     *
+     * @return the flow, which the caller must now suspend; {@code null} if the caller must block instead
+     */
+    public static FlowState prepare(Object w, long timeoutNanos, int mode) {
+        FlowState f = CURRENT.get();
+        if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos, mode)) {
+            return null;
+        }
+        return f;
     }
 
     /**
@@ -139,7 +183,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         if (continuation == null) {
             return false;
         }
-        SuspendPolicy p = policy;
+        SuspendPolicy p = scheduler.policy();
         if ((p.kind() == SuspendPolicy.Kind.AFTER || p.kind() == SuspendPolicy.Kind.ADAPTIVE)
                 && scheduler.hasQueuedFlows()) {
             // Waiting or spinning first only pays while the worker has nothing else to do; with
@@ -167,11 +211,15 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
                 break;
         }
         this.blocker = w;
-        this.timeoutNanos = timeoutNanos;
-        this.mode = (byte) mode;
-        this.timedOut = false;
+        Extras x = extras;
+        if (timeoutNanos > 0) {
+            extras().timeoutNanos = timeoutNanos;
+        } else if (x != null) {
+            x.timeoutNanos = 0;
+        }
+        this.flags = (byte) ((flags & STALE) | mode);
         if (scheduler.recordsStacks()) {
-            site = FlowDumper.userFrames();
+            extras().site = FlowDumper.userFrames();
         }
         return true;
     }
@@ -203,11 +251,11 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     public boolean afterResume() {
         Object b = blocker;
         blocker = null;
-        throwIfStopped(mode);
+        throwIfStopped(flags & MODE_BITS);
         if (b instanceof Failed) {
             throw Sneaky.<RuntimeException>raise(((Failed) b).cause);
         }
-        return !timedOut;
+        return (flags & TIMED_OUT) == 0;
     }
 
     private void throwIfStopped(int mode) {
@@ -224,6 +272,27 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
             throw Sneaky.<RuntimeException>raise(new InterruptedIOException("flow cancelled"));
         }
         throw new CancellationException("flow cancelled");
+    }
+
+    /** The timeout of the current wait in nanoseconds, {@code 0} for none. */
+    long timeoutNanos() {
+        Extras x = extras;
+        return x == null ? 0 : x.timeoutNanos;
+    }
+
+    /** Whether callbacks of earlier waits may still fire: its next wake-up must be one of its own. */
+    boolean stale() {
+        return (flags & STALE) != 0;
+    }
+
+    /** Marks that the flow is woken by something other than its own callback; by whoever claimed its wake-up. */
+    void markStale() {
+        flags |= STALE;
+    }
+
+    /** Marks that the current wait timed out; by whoever claimed its wake-up. */
+    void markTimedOut() {
+        flags |= TIMED_OUT | STALE;
     }
 
     /** Arms this flow as the wake-up of its current suspension. */
@@ -262,22 +331,82 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     /** Reads the value of flow-local {@code key} kept in slot {@code index}; for {@code FlowLocal}. */
     public Object local(int index, Object key) {
-        Object[] l = locals;
+        Extras x = extras;
+        Object[] l = x == null ? null : x.locals;
         int i = index << 1;
         return l != null && i < l.length && l[i] == key ? l[i + 1] : null;
     }
 
     /** Writes (or with {@code null}, removes) the value of flow-local {@code key} in slot {@code index}. */
     public void local(int index, Object key, Object value) {
-        Object[] l = locals;
+        Extras x = extras();
+        Object[] l = x.locals;
         int i = index << 1;
         if (l == null) {
-            l = locals = new Object[Math.max(8, i + 2)];
+            l = x.locals = new Object[Math.max(8, i + 2)];
         } else if (i >= l.length) {
-            l = locals = Arrays.copyOf(l, Math.max(i + 2, l.length * 2));
+            l = x.locals = Arrays.copyOf(l, Math.max(i + 2, l.length * 2));
         }
         l[i] = value == null ? null : key;
         l[i + 1] = value;
+    }
+
+    /** The extras, created on first use; worker-owned, like the fields it holds. */
+    private Extras extras() {
+        Extras x = extras;
+        if (x == null) {
+            x = extras = new Extras(null);
+        }
+        return x;
+    }
+
+    /** Where the flow last suspended, when the scheduler records stacks; {@code null} otherwise. */
+    StackTraceElement[] site() {
+        Extras x = extras;
+        return x == null ? null : x.site;
+    }
+
+    /**
+     * What a flow holds beyond the common case: its name, its recorded site, its flow-locals and the
+     * timeout of its current wait.
+     */
+    private static final class Extras {
+        final String name;
+        /** Where the flow last suspended, when the scheduler records stacks; read racily by {@code dump()}. */
+        volatile StackTraceElement[] site;
+        Object[] locals;
+        /** The timeout of the current wait; read racily by {@code dump()}. */
+        long timeoutNanos;
+
+        Extras(String name) {
+            this.name = name;
+        }
+    }
+
+    /** The outcome of a continuation's task: {@link #call()} returns its value or throws its failure. */
+    private static final class Outcome implements Callable<Object> {
+        private final Object value;
+        private final Throwable failure;
+
+        Outcome(Object value, Throwable failure) {
+            this.value = value;
+            this.failure = failure;
+        }
+
+        @Override
+        public Object call() throws Exception {
+            Throwable t = failure;
+            if (t == null) {
+                return value;
+            }
+            if (t instanceof Exception) {
+                throw (Exception) t;
+            }
+            if (t instanceof Error) {
+                throw (Error) t;
+            }
+            throw new UndeclaredThrowableException(t);
+        }
     }
 
     /** Stands in the blocker of a flow whose wake-up could not be registered: it throws {@link #cause} on resuming. */
@@ -294,12 +423,19 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         }
     }
 
+    /** Drops the flow-locals and the recorded site of a flow that ended; keeps its name. */
     void clearLocals() {
-        locals = null;
+        Extras x = extras;
+        if (x != null) {
+            x.site = null;
+            x.locals = null;
+        }
     }
 
     @Override
     public String toString() {
+        Extras x = extras;
+        String name = x == null ? null : x.name;
         return name != null ? "flow " + name : "flow@" + Integer.toHexString(System.identityHashCode(this));
     }
 }

@@ -74,7 +74,7 @@ public final class Polling {
             }
             return PINNED;
         }
-        return f.continuation == null || f.policy.kind() == SuspendPolicy.Kind.NEVER ? BLOCK : SUSPEND;
+        return f.continuation == null || f.scheduler.policy().kind() == SuspendPolicy.Kind.NEVER ? BLOCK : SUSPEND;
     }
 
     /**

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,9 +16,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
-import org.apache.commons.javaflow.api.Continuation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,13 +35,13 @@ import org.slf4j.LoggerFactory;
 public final class SchedulerCore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerCore.class);
-    private static final FlowState POISON = new FlowState(null, SuspendPolicy.never(), "poison", null);
+    private static final FlowState POISON = new FlowState(null, "poison");
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
-     * are trimmed to their content (about 150 bytes saved per flow, three small copies per park).
+     * are packed ({@link StackTrimmer}: about 180 bytes saved per flow at depth 3, two small arrays
+     * per park and three per resumption).
      */
     static final int TRIM_THRESHOLD = 1024;
-    private static final boolean TRIM = StackTrimmer.available();
     private static final VarHandle WORKER_CURRENT;
     private static final VarHandle COARSE_NOW;
     /** {@link #coarseNow} while the clock is not ticking. */
@@ -109,7 +108,7 @@ public final class SchedulerCore {
         this.owner = owner;
         this.policy = policy;
         this.recordStacks = recordStacks;
-        this.flows = new FlowState(this, policy, "list", null);
+        this.flows = new FlowState(this, "list");
         flows.prev = flows;
         flows.next = flows;
         this.workers = new Worker[workerCount];
@@ -131,19 +130,17 @@ public final class SchedulerCore {
     }
 
     /**
-     * Starts a flow running {@code task}, a {@link Callable} or {@link Runnable}, that completes
-     * {@code result} when it ends.
+     * Starts a flow running {@code task}, a {@link Callable} or {@link Runnable}.
      *
      * @param flowName a name for {@link #dump()}, or {@code null} for a number
-     * @return the flow, for {@link FlowState#cancel()}
+     * @return the flow's result, completed when it ends, which knows the flow (for {@link FlowState#cancel()})
      * @throws RejectedExecutionException if the scheduler is closed or closing
      */
-    public FlowState submit(Object task, String flowName, CompletableFuture<Object> result) {
-        FlowState f = new FlowState(this, policy, flowName, result);
+    public FlowResult submit(Object task, String flowName) {
+        FlowState f = new FlowState(this, flowName);
         if (task instanceof FlowTask) {
-            Runnable root = ((FlowTask) task).flow$root(f);
-            f.task = (Callable<?>) root;
-            f.continuation = Continuation.startSuspendedWith(root, true);
+            f.continuation = Engine.start(((FlowTask) task).flow$root(f));
+            f.blocker = task;
         } else if (task instanceof Callable) {
             f.task = (Callable<?>) task;
             f.pinSite = Pins.notInstrumentedSite(task.getClass());
@@ -168,7 +165,7 @@ public final class SchedulerCore {
         link(f);
         f.since = coarseClock();
         ready.add(f);
-        return f;
+        return f.result;
     }
 
     /** The owner of the scheduler running the calling flow, or {@code null} outside a flow. */
@@ -255,14 +252,13 @@ public final class SchedulerCore {
                 }
             } else {
                 f.begun = true;
-                Continuation next = null;
+                boolean suspendedAgain = false;
                 try {
-                    next = f.continuation.resume();
+                    suspendedAgain = Engine.resume(f.continuation);
                 } catch (Throwable t) {
                     failure = t;
                 }
-                if (next != null) {
-                    f.continuation = next;
+                if (suspendedAgain) {
                     finished = false;
                 } else if (failure == null) {
                     try {
@@ -298,7 +294,6 @@ public final class SchedulerCore {
         f.task = null;
         f.interrupted = false;
         f.blocker = null;
-        f.site = null;
         f.clearLocals();
         if (f.stop != 0) {
             CancellationException c = new CancellationException("flow cancelled");
@@ -333,13 +328,13 @@ public final class SchedulerCore {
     /** Registers the wake-up of a flow that has just suspended; must not touch {@code f} once armed. */
     private void park(FlowState f, Worker worker) {
         Object w = f.blocker;
-        long timeout = f.timeoutNanos;
+        long timeout = f.timeoutNanos();
         f.since = coarseClock();
-        if (suspended.incrementAndGet() >= TRIM_THRESHOLD && TRIM) {
-            StackTrimmer.trim(f.continuation);
+        if (suspended.incrementAndGet() >= TRIM_THRESHOLD) {
+            Engine.pack(f.continuation);
         }
         running.decrementAndGet();
-        Wakeup wakeup = timeout == 0 && !f.staleCallbacks ? null : new Wakeup(f);
+        Wakeup wakeup = timeout == 0 && !f.stale() ? null : new Wakeup(f);
         if (wakeup == null) {
             if (f.ticket != f) {
                 f.ticket = f;
@@ -372,7 +367,7 @@ public final class SchedulerCore {
             Ticket ticket = wakeup == null ? f : wakeup;
             if (ticket.claim()) {
                 ticket.release();
-                f.staleCallbacks = true;
+                f.markStale();
                 f.blocker = new FlowState.Failed(t);
                 resumeClaimed(f, true);
             }
@@ -439,7 +434,7 @@ public final class SchedulerCore {
         if (w instanceof SleepWheel.Sleep) {
             ((SleepWheel.Sleep) w).cancel();
         }
-        f.staleCallbacks = true;
+        f.markStale();
         resumeClaimed(f, countResumed);
     }
 
@@ -633,6 +628,10 @@ public final class SchedulerCore {
         return recordStacks;
     }
 
+    SuspendPolicy policy() {
+        return policy;
+    }
+
     List<Object[]> runningFlows() {
         List<Object[]> out = new ArrayList<>();
         for (Worker w : workers) {
@@ -671,9 +670,12 @@ public final class SchedulerCore {
      * The wake-up of a timed suspension, or of any suspension after a flow was woken by something
      * other than its own callback (whose old callbacks may still fire): one object per suspension.
      */
-    private final class Wakeup extends Ticket implements Runnable, BiConsumer<Object, Throwable> {
+    private final class Wakeup extends Ticket implements Runnable, BiConsumer<Object, Throwable>, Callable<Void> {
+        private static final AtomicIntegerFieldUpdater<Wakeup> CLAIMED =
+                AtomicIntegerFieldUpdater.newUpdater(Wakeup.class, "claimed");
         private final FlowState flow;
-        private final AtomicBoolean claimed = new AtomicBoolean();
+        /** 1 once claimed. */
+        private volatile int claimed;
         private volatile ScheduledFuture<?> timeout;
         private volatile Object registration;
 
@@ -688,7 +690,7 @@ public final class SchedulerCore {
                     release();
                     return;
                 }
-                timeout = timer.schedule(this::expire, timeoutNanos, TimeUnit.NANOSECONDS);
+                timeout = timer.schedule((Callable<Void>) this, timeoutNanos, TimeUnit.NANOSECONDS);
                 if (!live()) {
                     release();
                 }
@@ -699,12 +701,12 @@ public final class SchedulerCore {
 
         @Override
         boolean claim() {
-            return claimed.compareAndSet(false, true);
+            return CLAIMED.compareAndSet(this, 0, 1);
         }
 
         @Override
         boolean live() {
-            return !claimed.get();
+            return claimed == 0;
         }
 
         @Override
@@ -732,13 +734,15 @@ public final class SchedulerCore {
             run();
         }
 
-        void expire() {
+        /** The timeout expired: the timer's task. */
+        @Override
+        public Void call() {
             if (claim()) {
                 release();
-                flow.timedOut = true;
-                flow.staleCallbacks = true;
+                flow.markTimedOut();
                 resumeClaimed(flow, true);
             }
+            return null;
         }
     }
 }

@@ -127,12 +127,14 @@ final class SleepWheel implements Runnable {
 
     /** A sleep: something a flow awaits that completes at its deadline. */
     static final class Sleep implements Awaitable {
+        /** The action of a sleep that fired or was cancelled: no {@code boolean} field, 8 bytes less per sleep. */
+        private static final Runnable FIRED = () -> { };
         private final SleepWheel wheel;
         final long deadline;
         /** Next node in the inbox or in a slot; owned by whoever holds the list. */
         Sleep next;
+        /** What to run when it fires, {@code null} for nothing yet, {@link #FIRED} once fired or cancelled. */
         private Runnable action;
-        private boolean fired;
 
         Sleep(SleepWheel wheel, long deadline) {
             this.wheel = wheel;
@@ -149,7 +151,7 @@ final class SleepWheel implements Runnable {
             boolean runNow;
             boolean first = false;
             synchronized (this) {
-                runNow = fired || isDone();
+                runNow = action == FIRED || isDone();
                 if (!runNow) {
                     if (action == null) {
                         action = r;
@@ -173,19 +175,17 @@ final class SleepWheel implements Runnable {
         /** Drops the wake-up actions of a sleep nobody waits for any more; the node leaves the wheel at its tick. */
         void cancel() {
             synchronized (this) {
-                fired = true;
-                action = null;
+                action = FIRED;
             }
         }
 
         void fire() {
             Runnable a;
             synchronized (this) {
-                fired = true;
                 a = action;
-                action = null;
+                action = FIRED;
             }
-            if (a != null) {
+            if (a != null && a != FIRED) {
                 a.run();
             }
         }

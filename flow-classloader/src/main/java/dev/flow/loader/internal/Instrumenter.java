@@ -23,6 +23,7 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
@@ -1006,12 +1007,7 @@ public final class Instrumenter {
         MethodNode root = new MethodNode(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, "flow$root",
                 "(L" + Names.FLOW_STATE + ";)Ljava/lang/Runnable;", null, null);
         InsnList r = root.instructions;
-        r.add(new TypeInsnNode(Opcodes.NEW, Names.FLOW_ROOT));
-        r.add(new InsnNode(Opcodes.DUP));
-        r.add(new VarInsnNode(Opcodes.ALOAD, 0));
-        r.add(new VarInsnNode(Opcodes.ALOAD, 1));
-        r.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, Names.FLOW_ROOT, "<init>",
-                "(L" + Names.FLOW_TASK + ";L" + Names.FLOW_STATE + ";)V", false));
+        r.add(new FieldInsnNode(Opcodes.GETSTATIC, Names.FLOW_ROOT, "INSTANCE", "L" + Names.FLOW_ROOT + ";"));
         r.add(new InsnNode(Opcodes.ARETURN));
         cn.methods.add(root);
         return true;

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Median table of the runs bench/protocol-rounds.sh wrote into a directory.
+
+    python3 bench/protocol-medians.py OUT_DIR [BASELINE_LABEL]
+
+For each load and server label: throughput per round and its median, median p50/p99, server CPU
+per request, threads and RSS; with BASELINE_LABEL, each server's median throughput and CPU per
+request over the baseline's (same load). A run whose log has no RESULT line, or an INVALID RUN
+line, is listed and left out of the medians.
+"""
+import collections
+import os
+import re
+import statistics
+import sys
+
+out = sys.argv[1]
+baseline = sys.argv[2] if len(sys.argv) > 2 else None
+name = re.compile(r'^(\d+)-(.+)-(\d+)-(\d+)-([^-]+)\.log$')
+result = re.compile(r'^RESULT .* throughput=(\d+)/s .* p50=([\d.]+)ms .* p99=([\d.]+)ms')
+server = re.compile(r'^  server: ([\d.]+) cores, ([\d.]+) us CPU per request, (\d+) threads, RSS (\d+) MB')
+runs = collections.defaultdict(list)
+bad = []
+for f in sorted(os.listdir(out)):
+    m = name.match(f)
+    if not m:
+        continue
+    rnd, proto, conns, pipe, label = m.groups()
+    text = open(os.path.join(out, f), encoding='utf-8', errors='replace').read().splitlines()
+    r = next((result.match(l) for l in text if result.match(l)), None)
+    s = next((server.match(l) for l in text if server.match(l)), None)
+    if r is None or s is None or any('INVALID' in l for l in text):
+        bad.append(f)
+        continue
+    runs[(proto, int(conns), int(pipe))].append(
+        (label, int(rnd), int(r.group(1)), float(r.group(2)), float(r.group(3)), float(s.group(2)),
+         int(s.group(3)), int(s.group(4))))
+
+print('| load | server | throughput per round (req/s) | median | p50 / p99 ms (median) | CPU µs/req (median) '
+      '| threads | RSS MB |' + (' throughput / %s | CPU / %s |' % (baseline, baseline) if baseline else ''))
+print('|---|---|---|---|---|---|---|---|' + ('---|---|' if baseline else ''))
+for load in sorted(runs):
+    by = collections.OrderedDict()
+    for run in sorted(runs[load], key=lambda x: (x[0], x[1])):
+        by.setdefault(run[0], []).append(run)
+    med = {l: (statistics.median(r[2] for r in rs), statistics.median(r[5] for r in rs)) for l, rs in by.items()}
+    for label, rs in by.items():
+        row = '| %s c%d%s | %s | %s | **%s** | %.2f / %.2f | %.1f | %d | %d |' % (
+            load[0], load[1], ' P%d' % load[2] if load[2] > 1 else '', label,
+            ' / '.join('{:,}'.format(r[2]) for r in rs), '{:,.0f}'.format(med[label][0]),
+            statistics.median(r[3] for r in rs), statistics.median(r[4] for r in rs), med[label][1],
+            max(r[6] for r in rs), max(r[7] for r in rs))
+        if baseline:
+            if baseline in med:
+                row += ' %.2f | %.2f |' % (med[label][0] / med[baseline][0], med[label][1] / med[baseline][1])
+            else:
+                row += ' — | — |'
+        print(row)
+if bad:
+    print('\nleft out (no result, or invalid): ' + ', '.join(bad))

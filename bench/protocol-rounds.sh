@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Interleaved rounds of the load driver over several loads and several (jar, mode) servers, so that
+# every ratio compares runs made minutes apart on the same machine. Bounded: each run lasts
+# WARMUP + STEADY + RAMPDOWN seconds plus JVM start-up; ROUNDS x loads x servers runs in all.
+#
+#   bench/protocol-rounds.sh OUT_DIR "label=JAR:MODE ..." ["protocol:connections:pipeline ..."]
+#
+# e.g. bench/protocol-rounds.sh bench/results/load/v5 \
+#        "before=/tmp/before.jar:continuation-immediately after=bench/target/benchmarks.jar:continuation-io vt=bench/target/benchmarks.jar:virtual"
+#
+# Writes OUT_DIR/<round>-<protocol>-<connections>-<pipeline>-<label>.log per run and prints the
+# median table (python3 bench/protocol-medians.py OUT_DIR [BASELINE_LABEL] prints it again). Needs a JDK 21+ for the
+# virtual mode: JAVA (default: the Temurin 25 beside the default JDK).
+set -u
+cd "$(dirname "$0")/.."
+OUT=$1
+SERVERS=$2
+LOADS=${3:-"http:100:1 http:1000:1 resp-ping:50:1 resp-ping:50:16 echo:1000:1"}
+ROUNDS=${ROUNDS:-3}
+WARMUP=${WARMUP:-5}
+STEADY=${STEADY:-10}
+RAMPDOWN=${RAMPDOWN:-1}
+JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+mkdir -p "$OUT"
+for round in $(seq 1 "$ROUNDS"); do
+  for load in $LOADS; do
+    IFS=: read -r protocol connections pipeline <<<"$load"
+    for server in $SERVERS; do
+      label=${server%%=*}
+      rest=${server#*=}
+      jar=${rest%:*}
+      mode=${rest##*:}
+      if [ "$mode" = mina ] && [ "$protocol" != echo ]; then
+        continue
+      fi
+      log="$OUT/$round-$protocol-$connections-$pipeline-$label.log"
+      echo "round $round: $protocol c$connections p$pipeline $label ($mode, $jar)"
+      timeout $((WARMUP + STEADY + RAMPDOWN + 60)) "$JAVA" -cp "$jar" dev.flow.bench.load.LoadClient \
+        --mode="$mode" --protocol="$protocol" --connections="$connections" --pipeline="$pipeline" \
+        --warmup-s="$WARMUP" --steady-s="$STEADY" --rampdown-s="$RAMPDOWN" --server-java="$JAVA" \
+        >"$log" 2>&1 || echo "  run failed: see $log"
+      grep -E '^RESULT|^  server:|INVALID' "$log" | sed 's/^/  /'
+    done
+  done
+done
+exec python3 bench/protocol-medians.py "$OUT"

@@ -1,0 +1,86 @@
+package dev.flow.internal;
+
+import java.lang.invoke.MethodHandles;
+import org.apache.commons.javaflow.core.ResumeParameter;
+import org.apache.commons.javaflow.core.StackRecorder;
+import org.apache.commons.javaflow.core.SuspendResult;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a flow's continuation through the engine's {@link StackRecorder} directly, the way a
+ * single-shot {@code Continuation} does, without its wrapper: no {@code Continuation} object per
+ * flow nor per resumption.
+ *
+ * <p>The engine binds the recorder to the running thread in a {@code ThreadLocal} and, when nothing
+ * was bound before, removes the entry afterwards, so every resumption would allocate a new map
+ * entry. A resumption here binds a placeholder first, which the engine then restores instead of
+ * removing, and binds {@code null} afterwards: the entry is allocated once per thread. Outside a
+ * resumption the thread's binding is {@code null}, as without it. Runs on the thread resuming the
+ * flow.
+ */
+final class Engine {
+
+    /** The engine's thread binding, or {@code null} if it cannot be reached. */
+    private static final ThreadLocal<StackRecorder> BINDING = binding();
+    /** Bound while nothing else is, so that the engine restores it instead of removing the entry. */
+    private static final StackRecorder PLACEHOLDER = new StackRecorder((Runnable) null);
+    private static final boolean PACK = StackTrimmer.available();
+
+    private Engine() {
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ThreadLocal<StackRecorder> binding() {
+        try {
+            return (ThreadLocal<StackRecorder>) MethodHandles.privateLookupIn(StackRecorder.class, MethodHandles.lookup())
+                    .findStaticVarHandle(StackRecorder.class, "threadMap", ThreadLocal.class).get();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LoggerFactory.getLogger(Engine.class).debug("continuation thread binding not reachable: {}", e.toString());
+            return null;
+        }
+    }
+
+    /** A continuation that runs {@code root} from its start. */
+    static StackRecorder start(Runnable root) {
+        return new StackRecorder(root);
+    }
+
+    /**
+     * Runs {@code c} until it suspends or ends.
+     *
+     * @return {@code true} if it suspended, {@code false} if it ended
+     * @throws IllegalStateException if the code asked to run again ({@code Continuation.again()}),
+     *     which a single-shot continuation refuses
+     */
+    static boolean resume(StackRecorder c) {
+        if (PACK) {
+            StackTrimmer.unpack(c);
+        }
+        ThreadLocal<StackRecorder> binding = BINDING;
+        SuspendResult r;
+        if (binding == null || binding.get() != null) {
+            r = c.execute(ResumeParameter.value(null));
+        } else {
+            binding.set(PLACEHOLDER);
+            try {
+                r = c.execute(ResumeParameter.value(null));
+            } finally {
+                binding.set(null);
+            }
+        }
+        if (r == SuspendResult.EXIT || r == SuspendResult.CANCEL) {
+            return false;
+        }
+        if (r == SuspendResult.AGAIN) {
+            throw new IllegalStateException("Single-shot continuation may not be re-tried");
+        }
+        return true;
+    }
+
+    /** Packs the stack of {@code c}, which has just suspended; see {@link StackTrimmer}. */
+    static void pack(StackRecorder c) {
+        if (PACK) {
+            StackTrimmer.pack(c);
+        }
+    }
+}
