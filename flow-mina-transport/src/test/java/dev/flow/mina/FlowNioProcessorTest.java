@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.future.IoFuture;
 import org.apache.mina.core.service.AbstractIoService;
@@ -154,31 +155,34 @@ class FlowNioProcessorTest {
         assertEquals(b, peer.getInputStream().read(), "the echoed byte");
     }
 
-    @Test
-    void aWriteFromTheProcessorThreadDoesNotWakeTheSelectorAndStillGoesOut() throws Exception {
-        Socket peer = peer(serve(IoSession::write));
+    /**
+     * Serves with {@code onMessage}, makes one round trip, then {@code rounds} more, and returns by how
+     * much {@code counter} grew during those.
+     */
+    private long countDuringRoundTrips(BiConsumer<IoSession, IoBuffer> onMessage, int rounds, LongSupplier counter)
+            throws Exception {
+        Socket peer = peer(serve(onMessage));
         roundTrip(peer, 'w');
-        long before = processor.selectorWakeups();
-        for (int i = 0; i < ROUNDS; i++) {
+        long before = counter.getAsLong();
+        for (int i = 0; i < rounds; i++) {
             roundTrip(peer, 'a' + i);
         }
-        assertEquals(0, processor.selectorWakeups() - before, "selector wake-ups for " + ROUNDS
-                + " writes issued on the processor thread");
+        return counter.getAsLong() - before;
+    }
+
+    @Test
+    void aWriteFromTheProcessorThreadDoesNotWakeTheSelectorAndStillGoesOut() throws Exception {
+        assertEquals(0, countDuringRoundTrips(IoSession::write, ROUNDS, processor::selectorWakeups),
+                "selector wake-ups for " + ROUNDS + " writes issued on the processor thread");
     }
 
     @Test
     void aWriteFromAnotherThreadWakesTheSelectorBlockedInSelect() throws Exception {
-        Socket peer = peer(serve((session, buf) -> writer.execute(() -> {
+        long wakeups = countDuringRoundTrips((session, buf) -> writer.execute(() -> {
             Conditions.await("the processor to block in select", this::processorInSelect);
             session.write(buf);
-        })));
-        roundTrip(peer, 'w');
-        long before = processor.selectorWakeups();
-        for (int i = 0; i < 5; i++) {
-            roundTrip(peer, 'a' + i);
-        }
-        assertTrue(processor.selectorWakeups() - before >= 5, "selector wake-ups for 5 writes from another thread: "
-                + (processor.selectorWakeups() - before));
+        }), 5, processor::selectorWakeups);
+        assertTrue(wakeups >= 5, "selector wake-ups for 5 writes from another thread: " + wakeups);
     }
 
     private boolean processorInSelect() {
@@ -196,13 +200,8 @@ class FlowNioProcessorTest {
 
     @Test
     void aShortReadCostsOneReadCallPerReadEvent() throws Exception {
-        Socket peer = peer(serve(IoSession::write));
-        roundTrip(peer, 'w');
-        long before = processor.readCalls();
-        for (int i = 0; i < ROUNDS; i++) {
-            roundTrip(peer, 'a' + i);
-        }
-        assertEquals(ROUNDS, processor.readCalls() - before, "read calls for " + ROUNDS + " one-byte read events");
+        assertEquals(ROUNDS, countDuringRoundTrips(IoSession::write, ROUNDS, processor::readCalls),
+                "read calls for " + ROUNDS + " one-byte read events");
     }
 
     @Test
