@@ -82,6 +82,8 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** Neighbours in the scheduler's list of active flows; guarded by that list. */
     FlowState prev;
     FlowState next;
+    /** The flow behind this one in the scheduler's {@link ReadyQueue}; owned by that queue. */
+    FlowState readyNext;
     /** The name, the recorded site, the flow-locals and a timeout, which most flows never have; {@code null} until one is set. */
     private volatile Extras extras;
 

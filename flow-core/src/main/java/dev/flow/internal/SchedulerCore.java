@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -35,7 +34,6 @@ import org.slf4j.LoggerFactory;
 public final class SchedulerCore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerCore.class);
-    private static final FlowState POISON = new FlowState(null, "poison");
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
      * are packed ({@link StackTrimmer}: about 180 bytes saved per flow at depth 3, two small arrays
@@ -59,7 +57,7 @@ public final class SchedulerCore {
 
     private final String name;
     private final Object owner;
-    private final LinkedBlockingQueue<FlowState> ready = new LinkedBlockingQueue<>();
+    private final ReadyQueue ready;
     private final Worker[] workers;
     private final ScheduledThreadPoolExecutor timer;
     private final SleepWheel sleeps;
@@ -111,9 +109,10 @@ public final class SchedulerCore {
         this.flows = new FlowState(this, "list");
         flows.prev = flows;
         flows.next = flows;
+        this.ready = new ReadyQueue(workerCount);
         this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) {
-            Worker t = new Worker(name + "-worker-" + i);
+            Worker t = new Worker(name + "-worker-" + i, i);
             t.setDaemon(daemon);
             workers[i] = t;
         }
@@ -188,9 +187,12 @@ public final class SchedulerCore {
         FlowState next;
         boolean registering;
         volatile FlowState current;
+        /** This worker's slot in the {@link ReadyQueue}. */
+        final int index;
 
-        Worker(String name) {
+        Worker(String name, int index) {
             super(name);
+            this.index = index;
         }
 
         @Override
@@ -200,14 +202,10 @@ public final class SchedulerCore {
                 if (f != null) {
                     next = null;
                 } else {
-                    try {
-                        f = ready.take();
-                    } catch (InterruptedException e) {
-                        continue;
+                    f = ready.take(index);
+                    if (f == null) {
+                        return;
                     }
-                }
-                if (f == POISON) {
-                    return;
                 }
                 try {
                     runOnce(f, this);
@@ -508,9 +506,7 @@ public final class SchedulerCore {
         if (!terminated.compareAndSet(false, true)) {
             return;
         }
-        for (int i = 0; i < workers.length; i++) {
-            ready.add(POISON);
-        }
+        ready.close();
         timer.shutdownNow();
         sleeps.close();
         termination.countDown();
@@ -657,13 +653,7 @@ public final class SchedulerCore {
     }
 
     List<FlowState> queuedFlows() {
-        List<FlowState> out = new ArrayList<>();
-        for (FlowState f : ready) {
-            if (f != POISON) {
-                out.add(f);
-            }
-        }
-        return out;
+        return ready.snapshot();
     }
 
     /**
