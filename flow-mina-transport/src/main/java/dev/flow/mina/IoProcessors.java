@@ -6,13 +6,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
-import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 
 /**
- * The MINA I/O processor pool of a TCP server or connector, with the threads of its {@link Dispatch}:
- * MINA's own cached pool for {@link Dispatch#WORKERS}, the scheduler's carrier threads for {@link
- * Dispatch#IO_THREADS}. The one place where the processors are created. Released by {@link #close()}
+ * The MINA I/O processor pool of a TCP server or connector ({@link FlowNioProcessors}), with the
+ * threads of its {@link Dispatch}: MINA's own cached pool for {@link Dispatch#WORKERS}, the scheduler's
+ * carrier threads for {@link Dispatch#IO_THREADS}. The one place where servers and connectors create
+ * their processors. Released by {@link #close()}
  * after the acceptor or connector using it is disposed; thread-safe.
  */
 final class IoProcessors implements AutoCloseable {
@@ -33,7 +33,7 @@ final class IoProcessors implements AutoCloseable {
      * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} only).
      */
     static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name) {
-        int n = count > 0 ? count : Runtime.getRuntime().availableProcessors() + 1;
+        int n = count > 0 ? count : FlowNioProcessors.DEFAULT_SIZE;
         if (dispatch != Dispatch.IO_THREADS) {
             return new IoProcessors(pool(null, n), null);
         }
@@ -50,7 +50,7 @@ final class IoProcessors implements AutoCloseable {
 
     /** The processor pool: {@code executor} runs the processors, {@code null} for MINA's own. */
     private static SimpleIoProcessorPool<NioSession> pool(ExecutorService executor, int n) {
-        return new SimpleIoProcessorPool<>(NioProcessor.class, executor, n, null);
+        return FlowNioProcessors.pool(n, executor);
     }
 
     /** The pool, for the acceptor's or connector's constructor. */

@@ -56,7 +56,7 @@ class ContinuationModeTest {
         List<String> names = new ArrayList<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             String n = t.getName();
-            if (t.isAlive() && (n.startsWith("continuation-test") || n.startsWith("NioProcessor")
+            if (t.isAlive() && (n.startsWith("continuation-test") || n.contains("NioProcessor")
                     || n.startsWith("NioSocket") || n.startsWith("flow-server-"))) {
                 names.add(n);
             }

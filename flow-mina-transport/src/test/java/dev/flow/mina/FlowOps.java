@@ -50,7 +50,7 @@ final class FlowOps implements TransportContractTest.FlowRunner {
         CompletionStage<Object> r = (CompletionStage<Object>) scheduler.submit(task).toCompletionStage();
         r.whenComplete((v, e) -> {
             Thread t = Thread.currentThread();
-            if (t.getName().startsWith("NioProcessor") && !scheduler.isWorker(t)) {
+            if (t.getName().contains("NioProcessor") && !scheduler.isWorker(t)) {
                 endedOnIoThreads.increment();
             }
         });

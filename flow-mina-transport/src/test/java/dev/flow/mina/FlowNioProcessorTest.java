@@ -1,0 +1,349 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.Transport;
+import dev.flow.mina.FlowNioProcessors.FlowNioProcessor;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.future.IoFuture;
+import org.apache.mina.core.service.AbstractIoService;
+import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.service.IoProcessor;
+import org.apache.mina.core.service.IoService;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.session.IoSessionInitializer;
+import org.apache.mina.transport.socket.nio.NioSession;
+import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link FlowNioProcessor} under a plain MINA acceptor on 127.0.0.1 with a blocking socket as the
+ * peer: which writes wake the selector, how many {@code read} calls a read event costs, and that
+ * bytes, ends of stream and sessions still get through; then the pools of {@link FlowServer} and
+ * {@link FlowConnector}.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FlowNioProcessorTest {
+
+    private static final int PEER_TIMEOUT_MS = 10_000;
+    private static final int ROUNDS = 20;
+
+    private final ExecutorService loopThreads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "processor-test");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "processor-test-writer");
+        t.setDaemon(true);
+        return t;
+    });
+    private final FlowNioProcessor processor = new FlowNioProcessor(loopThreads);
+    private final Queue<String> events = new ConcurrentLinkedQueue<>();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private NioSocketAcceptor acceptor;
+
+    /**
+     * A session of the acceptor on an already connected channel, made as the acceptor makes the ones
+     * it accepts (MINA keeps both steps to itself, hence the reflection).
+     */
+    private NioSession adopt(SocketChannel channel) throws ReflectiveOperationException {
+        Constructor<?> session = Class.forName("org.apache.mina.transport.socket.nio.NioSocketSession")
+                .getDeclaredConstructor(IoService.class, IoProcessor.class, SocketChannel.class);
+        session.setAccessible(true);
+        NioSession s = (NioSession) session.newInstance(acceptor, processor, channel);
+        Method init = AbstractIoService.class.getDeclaredMethod("initSession", IoSession.class, IoFuture.class,
+                IoSessionInitializer.class);
+        init.setAccessible(true);
+        init.invoke(acceptor, s, null, null);
+        return s;
+    }
+
+    /** Hands every received buffer to {@code onMessage} on the processor thread; records the end of sessions. */
+    private final class Handler extends IoHandlerAdapter {
+        private final BiConsumer<IoSession, IoBuffer> onMessage;
+
+        Handler(BiConsumer<IoSession, IoBuffer> onMessage) {
+            this.onMessage = onMessage;
+        }
+
+        @Override
+        public void messageReceived(IoSession session, Object message) {
+            IoBuffer in = (IoBuffer) message;
+            IoBuffer copy = IoBuffer.allocate(in.remaining());
+            copy.put(in).flip();
+            onMessage.accept(session, copy);
+        }
+
+        @Override
+        public void inputClosed(IoSession session) {
+            events.add("input closed");
+            session.closeNow();
+        }
+
+        @Override
+        public void exceptionCaught(IoSession session, Throwable cause) {
+            events.add("exception " + cause);
+        }
+    }
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        if (acceptor != null) {
+            acceptor.dispose(true);
+        }
+
+        processor.dispose();
+        // After the processor: a channel it has taken as a session must be closed by it.
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        writer.shutdown();
+        loopThreads.shutdown();
+        assertTrue(writer.awaitTermination(5, TimeUnit.SECONDS), "the writer thread ends");
+        assertTrue(loopThreads.awaitTermination(5, TimeUnit.SECONDS), "the processor's threads end");
+    }
+
+    private InetSocketAddress serve(BiConsumer<IoSession, IoBuffer> onMessage) throws Exception {
+        acceptor = new NioSocketAcceptor(processor);
+        acceptor.getSessionConfig().setTcpNoDelay(true);
+        acceptor.setHandler(new Handler(onMessage));
+        acceptor.bind(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        return (InetSocketAddress) acceptor.getLocalAddress();
+    }
+
+    private Socket peer(InetSocketAddress address) throws Exception {
+        Socket s = new Socket(address.getAddress(), address.getPort());
+        closeables.add(s);
+        s.setTcpNoDelay(true);
+        s.setSoTimeout(PEER_TIMEOUT_MS);
+        return s;
+    }
+
+    /** Sends one byte and waits (at most the peer timeout) for it to come back. */
+    private static void roundTrip(Socket peer, int b) throws Exception {
+        peer.getOutputStream().write(b);
+        assertEquals(b, peer.getInputStream().read(), "the echoed byte");
+    }
+
+    /**
+     * Serves with {@code onMessage}, makes one round trip, then {@code rounds} more, and returns by how
+     * much {@code counter} grew during those.
+     */
+    private long countDuringRoundTrips(BiConsumer<IoSession, IoBuffer> onMessage, int rounds, LongSupplier counter)
+            throws Exception {
+        Socket peer = peer(serve(onMessage));
+        roundTrip(peer, 'w');
+        long before = counter.getAsLong();
+        for (int i = 0; i < rounds; i++) {
+            roundTrip(peer, 'a' + i);
+        }
+        return counter.getAsLong() - before;
+    }
+
+    @Test
+    void aWriteFromTheProcessorThreadDoesNotWakeTheSelectorAndStillGoesOut() throws Exception {
+        assertEquals(0, countDuringRoundTrips(IoSession::write, ROUNDS, processor::selectorWakeups),
+                "selector wake-ups for " + ROUNDS + " writes issued on the processor thread");
+    }
+
+    @Test
+    void aWriteFromAnotherThreadWakesTheSelectorBlockedInSelect() throws Exception {
+        long wakeups = countDuringRoundTrips((session, buf) -> writer.execute(() -> {
+            Conditions.await("the processor to block in select", this::processorInSelect);
+            session.write(buf);
+        }), 5, processor::selectorWakeups);
+        assertTrue(wakeups >= 5, "selector wake-ups for 5 writes from another thread: " + wakeups);
+    }
+
+    private boolean processorInSelect() {
+        for (var e : Thread.getAllStackTraces().entrySet()) {
+            if (e.getKey().getName().startsWith("FlowNioProcessor")) {
+                for (StackTraceElement f : e.getValue()) {
+                    if (f.getClassName().equals(FlowNioProcessor.class.getName()) && f.getMethodName().equals("select")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void aShortReadCostsOneReadCallPerReadEvent() throws Exception {
+        assertEquals(ROUNDS, countDuringRoundTrips(IoSession::write, ROUNDS, processor::readCalls),
+                "read calls for " + ROUNDS + " one-byte read events");
+    }
+
+    @Test
+    void theEndOfStreamRightAfterDataIsStillDelivered() throws Exception {
+        Socket peer = peer(serve((session, buf) -> {
+            byte[] data = new byte[buf.remaining()];
+            buf.get(data);
+            events.add("data " + new String(data, StandardCharsets.US_ASCII));
+        }));
+        for (int i = 0; i < ROUNDS; i++) {
+            events.clear();
+            Socket p = i == 0 ? peer : peer((InetSocketAddress) acceptor.getLocalAddress());
+            p.getOutputStream().write("bye".getBytes(StandardCharsets.US_ASCII));
+            p.shutdownOutput();
+            assertEquals(-1, p.getInputStream().read(), "the server closes the session after the end of stream");
+            Conditions.await("the data, then the end of stream", () -> events.size() >= 2, events::toString);
+            assertEquals(List.of("data bye", "input closed"), List.copyOf(events));
+        }
+    }
+
+    @Test
+    void aMebibyteComesBackByteExact() throws Exception {
+        byte[] sent = new byte[1 << 20];
+        new Random(42).nextBytes(sent);
+        Socket peer = peer(serve(IoSession::write));
+        Future<?> sending = CompletableFuture.runAsync(() -> {
+            try {
+                OutputStream out = peer.getOutputStream();
+                for (int off = 0; off < sent.length; off += 10_000) {
+                    out.write(sent, off, Math.min(10_000, sent.length - off));
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, writer);
+        ByteArrayOutputStream received = new ByteArrayOutputStream(sent.length);
+        InputStream in = peer.getInputStream();
+        byte[] chunk = new byte[65536];
+        while (received.size() < sent.length) {
+            int n = in.read(chunk);
+            if (n < 0) {
+                break;
+            }
+            received.write(chunk, 0, n);
+        }
+        sending.get(PEER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        assertArrayEquals(sent, received.toByteArray());
+        assertTrue(events.isEmpty(), events::toString);
+    }
+
+    @Test
+    void aSessionAddedOnTheProcessorThreadIsRegisteredWithoutWakingTheSelector() throws Exception {
+        ServerSocketChannel side = ServerSocketChannel.open();
+        closeables.add(side);
+        side.bind(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        SocketChannel channel = SocketChannel.open(side.getLocalAddress());
+        closeables.add(channel);
+        SocketChannel second = side.accept();
+        closeables.add(second);
+        CompletableFuture<String> addedOn = new CompletableFuture<>();
+        Socket first = peer(serve((session, buf) -> {
+            if (buf.get(0) == 'n' && !addedOn.isDone()) {
+                try {
+                    processor.add(adopt(channel));
+                    addedOn.complete(Thread.currentThread().getName());
+                } catch (ReflectiveOperationException e) {
+                    addedOn.completeExceptionally(e);
+                }
+            }
+            session.write(buf);
+        }));
+        roundTrip(first, 'w');
+        long before = processor.selectorWakeups();
+        roundTrip(first, 'n');
+        assertTrue(addedOn.getNow("").startsWith("FlowNioProcessor"), "added on " + addedOn.getNow("(not yet)"));
+        Socket peer2 = second.socket();
+        peer2.setSoTimeout(PEER_TIMEOUT_MS);
+        roundTrip(peer2, 'x');
+        assertEquals(2, acceptor.getManagedSessionCount(), "sessions of the acceptor, one added on the processor thread");
+        assertEquals(0, processor.selectorWakeups() - before, "selector wake-ups on the processor thread");
+    }
+
+    @Test
+    void flowServerAndFlowConnectorRunOnFlowNioProcessorsAndReleaseTheirThreads() throws Exception {
+        FlowScheduler scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.never())
+                .name("processor-test-worker").build();
+        FlowConnector connector = FlowConnector.builder().ioProcessors(1).build();
+        FlowServer server = FlowServer.builder().scheduler(scheduler).ioProcessors(1)
+                .handler(t -> () -> {
+                    for (String line; (line = t.readLine()) != null; ) {
+                        t.writeLine(line);
+                    }
+                    return null;
+                })
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        Transport client = connector.connect(server.localAddress());
+        client.writeLine("hello");
+        assertEquals("hello", client.readLine());
+        assertEquals(2, processorThreads("FlowNioProcessor").size(), "processor threads, one per pool");
+        Teardown.closeAll(connector, List.of(server), scheduler);
+        Conditions.await("the processor threads to end", () -> processorThreads("FlowNioProcessor").isEmpty(),
+                () -> processorThreads("FlowNioProcessor").toString());
+    }
+
+    @Test
+    void thePropertyPicksMinasOwnProcessorOrFailsNamingTheValue() throws Exception {
+        String old = System.getProperty(FlowNioProcessors.PROCESSOR_PROPERTY);
+        try {
+            System.setProperty(FlowNioProcessors.PROCESSOR_PROPERTY, "epoll");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FlowNioProcessors.pool(1, null));
+            assertEquals("flow.mina.processor: epoll (expected: flow or mina)", e.getMessage());
+            System.setProperty(FlowNioProcessors.PROCESSOR_PROPERTY, "mina");
+            IoProcessor<NioSession> pool = FlowNioProcessors.pool(1, null);
+            NioSocketAcceptor stock = new NioSocketAcceptor(pool);
+            try {
+                stock.setHandler(new Handler(IoSession::write));
+                stock.bind(new InetSocketAddress(Pairs.LOOPBACK, 0));
+                Socket peer = peer((InetSocketAddress) stock.getLocalAddress());
+                roundTrip(peer, 'm');
+                assertEquals(1, processorThreads("NioProcessor").size(), "MINA's processor threads");
+                assertEquals(List.of(), processorThreads("FlowNioProcessor"));
+            } finally {
+                stock.dispose(true);
+                pool.dispose();
+            }
+        } finally {
+            if (old == null) {
+                System.clearProperty(FlowNioProcessors.PROCESSOR_PROPERTY);
+            } else {
+                System.setProperty(FlowNioProcessors.PROCESSOR_PROPERTY, old);
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> FlowNioProcessors.pool(0, null), "size: 0 (expected: > 0)");
+    }
+
+    private static List<String> processorThreads(String prefix) {
+        List<String> names = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.isAlive() && t.getName().startsWith(prefix)) {
+                names.add(t.getName());
+            }
+        }
+        return names;
+    }
+}
