@@ -44,18 +44,14 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     /** The continuation; {@code null} for a task that was not instrumented (and once the flow ended). */
     StackRecorder continuation;
-    /**
-     * A task that was not instrumented; for a continuation, its outcome once it ended (set by {@link
-     * FlowRoot}): {@code call()} returns or throws the flow's outcome.
-     */
-    Callable<?> task;
-
     /** Current pin site, or {@link Pins#NOT_PINNED}. */
     int pinSite = Pins.NOT_PINNED;
 
     /**
-     * What the flow waits for; a {@link Failed} once registering its wake-up failed. Before a
-     * continuation starts, its task, which {@link FlowRoot} takes ({@link #startingTask()}).
+     * What the flow waits for; a {@link Failed} once registering its wake-up failed. Before a flow
+     * starts, its task: a continuation's, which {@link FlowRoot} takes ({@link #startingTask()}), or
+     * a {@link Callable} that was not instrumented, which the scheduler takes. Once a continuation
+     * ended, its outcome ({@link #outcome()}). One field for the three, so that a flow stays 64 bytes.
      */
     Object blocker;
     /**
@@ -121,12 +117,12 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     /** For {@link FlowRoot}: the task of the flow running on this thread returned {@code value}. */
     public static void taskReturned(Object value) {
-        CURRENT.get().task = new Outcome(value, null);
+        CURRENT.get().blocker = new Outcome(value, null);
     }
 
     /** For {@link FlowRoot}: the task of the flow running on this thread threw {@code failure}. */
     public static void taskThrew(Throwable failure) {
-        CURRENT.get().task = new Outcome(null, failure);
+        CURRENT.get().blocker = new Outcome(null, failure);
     }
 
     /** Returns something that completes {@code nanos} from now, driven by this flow's scheduler. */
@@ -384,6 +380,21 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         Extras(String name) {
             this.name = name;
         }
+    }
+
+    /**
+     * Takes the outcome of a continuation that has just ended: {@code call()} returns the task's value
+     * or throws its failure.
+     *
+     * @throws IllegalStateException if {@link FlowRoot} handed over none
+     */
+    Callable<?> outcome() {
+        Object o = blocker;
+        if (!(o instanceof Outcome)) {
+            throw new IllegalStateException("flow " + this + " ended without an outcome (blocker: " + o + ")");
+        }
+        blocker = null;
+        return (Outcome) o;
     }
 
     /** The outcome of a continuation's task: {@link #call()} returns its value or throws its failure. */

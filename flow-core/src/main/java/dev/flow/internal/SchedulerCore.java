@@ -155,11 +155,11 @@ public final class SchedulerCore {
             f.continuation = Engine.start(((FlowTask) task).flow$root(f));
             f.blocker = task;
         } else if (task instanceof Callable) {
-            f.task = (Callable<?>) task;
+            f.blocker = task;
             f.pinSite = Pins.notInstrumentedSite(task.getClass());
         } else if (task instanceof Runnable) {
             Runnable r = (Runnable) task;
-            f.task = () -> {
+            f.blocker = (Callable<Object>) () -> {
                 r.run();
                 return null;
             };
@@ -269,8 +269,10 @@ public final class SchedulerCore {
                 failure = new CancellationException("flow cancelled");
             } else if (f.continuation == null) {
                 f.begun = true;
+                Callable<?> task = (Callable<?>) f.blocker;
+                f.blocker = null;
                 try {
-                    value = f.task.call();
+                    value = task.call();
                 } catch (Throwable t) {
                     failure = t;
                 }
@@ -286,7 +288,7 @@ public final class SchedulerCore {
                     finished = false;
                 } else if (failure == null) {
                     try {
-                        value = f.task.call();
+                        value = f.outcome().call();
                     } catch (Throwable t) {
                         failure = t;
                     }
@@ -315,7 +317,6 @@ public final class SchedulerCore {
 
     private void finish(FlowState f, Object value, Throwable failure) {
         f.continuation = null;
-        f.task = null;
         f.interrupted = false;
         f.blocker = null;
         f.clearLocals();
