@@ -7,6 +7,7 @@ import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.bench.soak.handlers.SoakHandler;
 import dev.flow.loader.ContinuationClassLoader;
+import dev.flow.mina.Dispatch;
 import dev.flow.mina.FlowServer;
 import dev.flow.mina.InputBudget;
 import dev.flow.mina.SessionStats;
@@ -56,7 +57,8 @@ final class Generation {
                     .policy(SuspendPolicy.immediately())
                     .name("soak-" + number)
                     .build();
-            b.scheduler(scheduler).handler(loader, HANDLERS + ".SoakHandler");
+            b.scheduler(scheduler).handler(loader, HANDLERS + ".SoakHandler")
+                    .dispatch(o.ioThreads ? Dispatch.IO_THREADS : Dispatch.WORKERS);
         }
         try {
             return new Generation(number, scheduler, b.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));

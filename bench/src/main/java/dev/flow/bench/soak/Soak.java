@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The soak program: a {@code FlowServer} running {@link dev.flow.bench.soak.handlers.SoakHandler} in
- * continuation mode (or sync mode, {@code --sync}) under a mixed load with faults, from client threads
+ * continuation mode (flows resumed on the MINA I/O threads with {@code --io-threads}; or sync mode, {@code --sync}) under a mixed load with faults, from client threads
  * in the same JVM on 127.0.0.1, for a bounded time. The clients ({@link Peer}): well-behaved echo
  * clients, slow peers (one byte per 100 ms: the line timeout must cut them), peers that reset in the
  * middle of a line or of a response, peers that stop reading (the write timeout must close their
@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.flow.bench.soak.Soak [--seconds 60] [--restart-every 20]
- *      [--report-every 5] [--workers 2 | --sync] [--scale 1] [--idle-batch 20]
+ *      [--report-every 5] [--workers 2 [--io-threads] | --sync] [--scale 1] [--idle-batch 20]
  * </pre>
  *
  * <p>Threads: {@link #run} drives the run on the calling thread and starts its client threads, which
@@ -100,7 +100,7 @@ public final class Soak {
     }
 
     private List<String> run() throws IOException, InterruptedException {
-        out.printf(Locale.ROOT, "soak: %s mode, %s, pid %d, JDK %s%n", options.sync ? "sync" : "continuation", options,
+        out.printf(Locale.ROOT, "soak: %s mode, %s, pid %d, JDK %s%n", options.sync ? "sync" : options.ioThreads ? "continuation (I/O-thread dispatch)" : "continuation", options,
                 ProcessHandle.current().pid(), Runtime.version());
         out.printf(Locale.ROOT, "soak: limits maxLineLength=%d lineTimeout=%s idleTimeout=%s writeTimeout=%s "
                 + "maxSessions=%d inputBudget=%d MiB%n", options.maxLineLength, options.lineTimeout, options.idleTimeout,

@@ -17,6 +17,8 @@ public final class SoakOptions {
     final int reportEvery;
     /** Sync mode (thread per session) instead of continuation mode, {@code --sync}. */
     final boolean sync;
+    /** Continuation mode with flows resumed on the MINA I/O threads ({@code Dispatch.IO_THREADS}), {@code --io-threads}. */
+    final boolean ioThreads;
     /** Scheduler workers, {@code --workers}; default 2. */
     final int workers;
     /** Multiplies the number of client threads of every kind, {@code --scale}; default 1. */
@@ -38,13 +40,17 @@ public final class SoakOptions {
         this.scale = intOption(v, "scale", 1, 1, 20);
         this.idleBatch = intOption(v, "idle-batch", 20, 1, 200);
         this.sync = v.remove("sync") != null;
+        this.ioThreads = v.remove("io-threads") != null;
         if (!v.isEmpty()) {
             throw new IllegalArgumentException("options: " + v.keySet() + " (expected: seconds, restart-every, "
-                    + "report-every, sync, workers, scale, idle-batch)");
+                    + "report-every, sync, io-threads, workers, scale, idle-batch)");
+        }
+        if (sync && ioThreads) {
+            throw new IllegalArgumentException("--sync and --io-threads (expected: at most one; sync mode has no flows)");
         }
     }
 
-    /** Parses {@code args}; {@code --sync} takes no value. */
+    /** Parses {@code args}; {@code --sync} and {@code --io-threads} take no value. */
     public static SoakOptions parse(String... args) {
         Map<String, String> v = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -55,8 +61,8 @@ public final class SoakOptions {
             int eq = a.indexOf('=');
             if (eq > 0) {
                 v.put(a.substring(2, eq), a.substring(eq + 1));
-            } else if (a.equals("--sync")) {
-                v.put("sync", "true");
+            } else if (a.equals("--sync") || a.equals("--io-threads")) {
+                v.put(a.substring(2), "true");
             } else if (i + 1 < args.length) {
                 v.put(a.substring(2), args[++i]);
             } else {
@@ -86,6 +92,6 @@ public final class SoakOptions {
     @Override
     public String toString() {
         return "--seconds " + seconds + " --restart-every " + restartEvery + " --report-every " + reportEvery
-                + (sync ? " --sync" : " --workers " + workers) + " --scale " + scale + " --idle-batch " + idleBatch;
+                + (sync ? " --sync" : " --workers " + workers + (ioThreads ? " --io-threads" : "")) + " --scale " + scale + " --idle-batch " + idleBatch;
     }
 }

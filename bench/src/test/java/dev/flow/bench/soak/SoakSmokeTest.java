@@ -21,10 +21,21 @@ class SoakSmokeTest {
 
     @Test
     void soakOfFiveSecondsWithRestartsUnderLoadLosesNothing() throws Exception {
+        soakFiveSeconds();
+    }
+
+    @Test
+    void soakOfFiveSecondsWithFlowsOnTheIoThreadsLosesNothing() throws Exception {
+        soakFiveSeconds("--io-threads");
+    }
+
+    private static void soakFiveSeconds(String... extra) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
-        List<String> problems = Soak.run(SoakOptions.parse("--seconds", "5", "--restart-every", "2",
-                "--report-every", "2", "--idle-batch", "5"), out);
+        List<String> args = new java.util.ArrayList<>(List.of("--seconds", "5", "--restart-every", "2",
+                "--report-every", "2", "--idle-batch", "5"));
+        args.addAll(List.of(extra));
+        List<String> problems = Soak.run(SoakOptions.parse(args.toArray(new String[0])), out);
         String report = log.toString(StandardCharsets.UTF_8);
         assertTrue(problems.isEmpty(), () -> "problems: " + problems + "\n" + report);
         assertTrue(report.contains("soak: PASSED"), report);
@@ -34,11 +45,13 @@ class SoakSmokeTest {
 
     @Test
     void soakOptionsRejectUnknownAndOutOfRangeValues() {
-        assertEquals("options: [colour] (expected: seconds, restart-every, report-every, sync, workers, scale, "
+        assertEquals("options: [colour] (expected: seconds, restart-every, report-every, sync, io-threads, workers, scale, "
                 + "idle-batch)", assertThrows(IllegalArgumentException.class,
                         () -> SoakOptions.parse("--colour", "red")).getMessage());
         assertEquals("--seconds: 0 (expected: 1..86400)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--seconds=0")).getMessage());
+        assertEquals("--sync and --io-threads (expected: at most one; sync mode has no flows)",
+                assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--sync", "--io-threads")).getMessage());
         assertEquals("--workers: two (expected: an integer)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--workers", "two")).getMessage());
     }
