@@ -243,7 +243,11 @@ public final class Pins {
         if (s.strict) {
             throw new UnsuspendableFrameException(s.message());
         }
-        refuseOnCarrier(s.message());
+        // The carrier first: the message is built only for the refusal, not for every pinned wait.
+        Thread carrier = SchedulerCore.busyCarrier();
+        if (carrier != null) {
+            throw refusedOnCarrier(s.message(), carrier);
+        }
         if (s.warned.compareAndSet(false, true)) {
             String text = s.message() + "; blocking the worker thread instead";
             WARNINGS.add(text);
@@ -262,10 +266,14 @@ public final class Pins {
     static void refuseOnCarrier(String what) {
         Thread carrier = SchedulerCore.busyCarrier();
         if (carrier != null) {
-            throw new UnsuspendableFrameException(what + "; the flow runs on I/O thread " + carrier.getName()
-                    + ", which a blocking wait would stall with every session it serves: use the WORKERS dispatch"
-                    + " or make the call suspend");
+            throw refusedOnCarrier(what, carrier);
         }
+    }
+
+    private static UnsuspendableFrameException refusedOnCarrier(String what, Thread carrier) {
+        return new UnsuspendableFrameException(what + "; the flow runs on I/O thread " + carrier.getName()
+                + ", which a blocking wait would stall with every session it serves: use the WORKERS dispatch"
+                + " or make the call suspend");
     }
 
     private static final ClassValue<Integer> NOT_INSTRUMENTED_SITES = new ClassValue<>() {

@@ -233,16 +233,22 @@ public final class SchedulerCore {
                         return;
                     }
                 }
-                try {
-                    runOnce(f, this);
-                } catch (Throwable t) {
-                    // runOnce handles every failure of a flow itself; this is a bug in Flow. The
-                    // worker survives it and reports it.
-                    workerErrors.increment();
-                    LOG.error("flow scheduler '{}': worker {} survived an unexpected error while running {}",
-                            name, getName(), f, t);
-                }
+                runSurviving(f, this);
             }
+        }
+    }
+
+    /**
+     * Runs {@code f} once on {@code runner}. {@link #runOnce} handles every failure of a flow itself,
+     * so anything caught here is a bug in Flow: the thread survives it and reports it.
+     */
+    private void runSurviving(FlowState f, Runner runner) {
+        try {
+            runOnce(f, runner);
+        } catch (Throwable t) {
+            workerErrors.increment();
+            LOG.error("flow scheduler '{}': {} survived an unexpected error while running {}",
+                    name, runner.getName(), f, t);
         }
     }
 
@@ -473,13 +479,7 @@ public final class SchedulerCore {
                     handOff(g);
                     continue;
                 }
-                try {
-                    runOnce(g, c);
-                } catch (Throwable t) {
-                    workerErrors.increment();
-                    LOG.error("flow scheduler '{}': carrier {} survived an unexpected error while running {}",
-                            name, c.getName(), g, t);
-                }
+                runSurviving(g, c);
             }
         } finally {
             for (FlowState g; (g = c.local.poll()) != null; ) {
@@ -572,14 +572,11 @@ public final class SchedulerCore {
             }
             f.stop = FlowState.CANCELLED;
             if (f.continuation == null) {
+                // A task that cannot suspend runs start to end on the worker that took it from the
+                // queue (it is never resumed, so never on a carrier).
                 for (Worker w : workers) {
                     if (w.current == f) {
                         w.interrupt();
-                    }
-                }
-                for (Carrier c : carriers) {
-                    if (c.current == f) {
-                        c.interrupt();
                     }
                 }
             }

@@ -35,22 +35,17 @@ final class IoProcessors implements AutoCloseable {
     static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name) {
         int n = count > 0 ? count : FlowNioProcessors.DEFAULT_SIZE;
         if (dispatch != Dispatch.IO_THREADS) {
-            return new IoProcessors(pool(null, n), null);
+            return new IoProcessors(FlowNioProcessors.pool(n, null), null);
         }
         ThreadPoolExecutor carriers = (ThreadPoolExecutor) Executors.newCachedThreadPool(
                 scheduler.carrierThreadFactory(name + "-io"));
         carriers.setRejectedExecutionHandler(new ThreadPoolExecutor.CallerRunsPolicy());
         try {
-            return new IoProcessors(pool(carriers, n), carriers);
+            return new IoProcessors(FlowNioProcessors.pool(n, carriers), carriers);
         } catch (RuntimeException | Error e) {
             carriers.shutdownNow();
             throw e;
         }
-    }
-
-    /** The processor pool: {@code executor} runs the processors, {@code null} for MINA's own. */
-    private static SimpleIoProcessorPool<NioSession> pool(ExecutorService executor, int n) {
-        return FlowNioProcessors.pool(n, executor);
     }
 
     /** The pool, for the acceptor's or connector's constructor. */
