@@ -554,7 +554,7 @@ public final class Awaits {
      */
     public static void awaitWrite(AsyncTransport a, Awaitable write, boolean suspend) throws IOException {
         Duration timeout = a.config().writeTimeout();
-        if (!waitFor(write, saturatedNanos(timeout), suspend)) {
+        if (!waitIo(write, saturatedNanos(timeout), suspend)) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("interrupted while writing to " + a.remoteAddress());
             }
@@ -584,7 +584,7 @@ public final class Awaits {
                 lineLimited = true;
             }
         }
-        if (!waitFor(a.inputReady(), wait, suspend)) {
+        if (!waitIo(a.inputReady(), wait, suspend)) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("interrupted while waiting for input from " + a.remoteAddress());
             }
@@ -602,35 +602,36 @@ public final class Awaits {
     }
 
     /**
-     * Waits for {@code w}: parks if {@code suspend}, else blocks. A blocking wait inside a flow runs
-     * under an uninstrumented frame (instrumented call sites use the suspending forms): it is a
-     * pinned wait, reported by {@link UninstrumentedWaits}.
+     * Waits for transport I/O {@code w}: suspends if {@code suspend} (mode {@code IO}: a cancelled
+     * flow gets an {@link InterruptedIOException}, undeclared: the callers declare {@code
+     * IOException}), else blocks. With the interrupt status set a suspending wait returns {@code
+     * false} at once, so that the caller reports the interrupt. A wait with {@code suspend} false
+     * runs under an uninstrumented frame inside a flow (instrumented call sites use the suspending
+     * forms): it is a pinned wait, reported by {@link UninstrumentedWaits}.
+     *
+     * <p>It suspends in its own frame rather than through {@link #suspend}: every instrumented frame
+     * on the way to a suspension is captured and restored once per wait, and reads wait once per
+     * request.
+     *
+     * @return {@code true} if {@code w} completed, {@code false} on timeout or interrupt
      */
-    private static boolean waitFor(Object w, long nanos, boolean suspend) {
-        if (suspend) {
-            return parkIo(w, nanos);
-        }
-        if (!Waits.isDone(w)) {
-            UninstrumentedWaits.onBlockingWait();
-        }
-        return Waits.block(w, nanos);
-    }
-
-    /**
-     * Waits for transport I/O: like {@link #park}, but with the interrupt status set it returns
-     * {@code false} at once (the caller reports the interrupt), a wait that cannot suspend ends early
-     * on an interrupt, and a cancelled flow gets an {@link InterruptedIOException} (undeclared: the
-     * callers declare {@code IOException}).
-     */
-    private static boolean parkIo(Object w, long timeoutNanos) {
+    private static boolean waitIo(Object w, long timeoutNanos, boolean suspend) {
         if (Waits.isDone(w)) {
             return true;
+        }
+        if (!suspend) {
+            UninstrumentedWaits.onBlockingWait();
+            return Waits.block(w, timeoutNanos);
         }
         if (Thread.currentThread().isInterrupted()) {
             return false;
         }
-        int r = suspend(w, timeoutNanos, FlowState.IO);
-        return r < 0 ? Waits.block(w, timeoutNanos) : r == 1;
+        FlowState f = FlowState.prepare(w, timeoutNanos, FlowState.IO);
+        if (f == null) {
+            return Waits.block(w, timeoutNanos);
+        }
+        Continuation.suspend();
+        return f.afterResume();
     }
 
     private static long timeoutNanos(long timeout, TimeUnit unit) {

@@ -50,7 +50,11 @@ public final class SchedulerCore {
     private static final VarHandle COARSE_NOW;
     /** {@link #coarseNow} while the clock is not ticking. */
     private static final int STALE = Integer.MIN_VALUE;
-    private static final long TICK_NANOS = 1_000_000L;
+    /**
+     * The period of the coarse clock: the dump's "suspended for" is at most this much too long. A
+     * millisecond cost a timer wake-up per millisecond, about 1% of a busy server's CPU.
+     */
+    static final long TICK_NANOS = 10_000_000L;
     /**
      * At most this many flows run back to back inline on a carrier per wake-up; the rest go to the
      * ready queue, so that one chatty flow cannot starve the other sessions of an I/O thread.
@@ -100,7 +104,7 @@ public final class SchedulerCore {
     private final AtomicInteger suspended = new AtomicInteger();
     private final long epoch = System.nanoTime();
     /**
-     * {@link #clock()} as of the last tick of the timer (every millisecond while flows suspend), or
+     * {@link #clock()} as of the last tick of the timer (every {@link #TICK_NANOS} while flows suspend), or
      * {@link #STALE}: at most a tick (plus the timer's lateness) behind, never ahead.
      */
     private volatile int coarseNow = STALE;
@@ -646,8 +650,8 @@ public final class SchedulerCore {
     }
 
     /**
-     * {@link #clock()} to within about a millisecond, without reading the system clock: a field
-     * refreshed by the timer every millisecond for as long as it is read (a tick that finds it unread
+     * {@link #clock()} to within a tick ({@link #TICK_NANOS}), without reading the system clock: a
+     * field refreshed by the timer every tick for as long as it is read (a tick that finds it unread
      * stops the ticking; the next read starts it again, reading the clock once).
      */
     private int coarseClock() {

@@ -84,16 +84,18 @@ public final class MinaTransport implements AsyncTransport {
     /** Input, end of stream or a failure arrived since the last poll. */
     private boolean arrived;
     private boolean eof;
-    private boolean closed;
+    /** Written under lock; volatile (like {@link #ended}) so that writes can check it without the lock. */
+    private volatile boolean closed;
     private IOException failure;
     /** Why the session was ended from this side (server stopped, idle), for reads and writes. */
-    private IOException ended;
+    private volatile IOException ended;
     private Signal waiter;
     /** Whether reading is (to be) suspended; read and written under lock, applied by adjustTraffic. */
     private boolean readSuspended;
     /** How many writes failed, the first failure and the later distinct ones. */
     private int failedWrites;
-    private Throwable firstWriteFailure;
+    /** Written under lock; volatile so that a write can see without the lock that none has failed. */
+    private volatile Throwable firstWriteFailure;
     private java.util.List<Throwable> laterWriteFailures;
     /** The failed writes already counted (the listener and the waiting writer may both see one). */
     private final java.util.Set<WriteFuture> recordedFailures =
@@ -534,6 +536,9 @@ public final class MinaTransport implements AsyncTransport {
      * ended from this side the message says why (e.g. "server ... stopped").
      */
     private void throwWriteFailure() throws IOException {
+        if (firstWriteFailure == null) {
+            return;
+        }
         IOException e;
         synchronized (lock) {
             if (firstWriteFailure == null) {
@@ -555,14 +560,14 @@ public final class MinaTransport implements AsyncTransport {
         throw e;
     }
 
+    /** Throws if the session was ended from this side or the transport closed; without the lock (both are final states). */
     private void checkWritable() throws IOException {
-        synchronized (lock) {
-            if (ended != null) {
-                throw new IOException("connection to " + remoteAddress() + " failed: " + ended.getMessage(), ended);
-            }
-            if (closed) {
-                throw new IOException("transport to " + remoteAddress() + " is closed");
-            }
+        IOException why = ended;
+        if (why != null) {
+            throw new IOException("connection to " + remoteAddress() + " failed: " + why.getMessage(), why);
+        }
+        if (closed) {
+            throw new IOException("transport to " + remoteAddress() + " is closed");
         }
     }
 
