@@ -10,7 +10,8 @@
 #
 # Writes OUT_DIR/<round>-<protocol>-<connections>-<pipeline>-<label>.log per run and prints the
 # median table (python3 bench/protocol-medians.py OUT_DIR [BASELINE_LABEL] prints it again). Needs a JDK 21+ for the
-# virtual mode: JAVA (default: the Temurin 25 beside the default JDK).
+# virtual mode: JAVA (default: the Temurin 25 beside the default JDK). SERVER_JVM_ARGS, if set, replaces
+# the server JVM's default options (ServerProcess.DEFAULT_JVM_ARGS of the jar that runs).
 set -u
 cd "$(dirname "$0")/.."
 OUT=$1
@@ -21,6 +22,7 @@ WARMUP=${WARMUP:-5}
 STEADY=${STEADY:-10}
 RAMPDOWN=${RAMPDOWN:-1}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+SERVER_JVM_ARGS=${SERVER_JVM_ARGS:-}
 mkdir -p "$OUT"
 for round in $(seq 1 "$ROUNDS"); do
   for load in $LOADS; do
@@ -38,7 +40,7 @@ for round in $(seq 1 "$ROUNDS"); do
       timeout $((WARMUP + STEADY + RAMPDOWN + 60)) "$JAVA" -cp "$jar" dev.flow.bench.load.LoadClient \
         --mode="$mode" --protocol="$protocol" --connections="$connections" --pipeline="$pipeline" \
         --warmup-s="$WARMUP" --steady-s="$STEADY" --rampdown-s="$RAMPDOWN" --server-java="$JAVA" \
-        >"$log" 2>&1 || echo "  run failed: see $log"
+        ${SERVER_JVM_ARGS:+--server-jvm-args="$SERVER_JVM_ARGS"} >"$log" 2>&1 || echo "  run failed: see $log"
       grep -E '^RESULT|^  server:|INVALID' "$log" | sed 's/^/  /'
     done
   done

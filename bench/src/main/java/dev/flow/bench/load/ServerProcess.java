@@ -17,8 +17,14 @@ import java.util.concurrent.TimeUnit;
 /** A {@link LoadServer} in its own JVM, spawned by the client; stopped by closing its standard input. */
 final class ServerProcess implements AutoCloseable {
 
-    /** Server JVM options unless told otherwise. */
-    static final String DEFAULT_JVM_ARGS = "-Xms1g -Xmx1g -XX:+UseG1GC";
+    /**
+     * Server JVM options unless told otherwise. The heap is touched at start-up ({@code
+     * AlwaysPreTouch}) so that a run measures the steady state: otherwise, in the first tens of seconds,
+     * G1 hands out regions never touched before and each first touch is a page fault, a cost that
+     * grows with how much the server allocates and that a long-running server no longer pays (3.5% of
+     * a Flow echo server's CPU and 1.4% of MINA's in 15 s runs, measured with perf; bench/RESULTS.md).
+     */
+    static final String DEFAULT_JVM_ARGS = "-Xms1g -Xmx1g -XX:+UseG1GC -XX:+AlwaysPreTouch";
 
     private final Process process;
     private final int port;
