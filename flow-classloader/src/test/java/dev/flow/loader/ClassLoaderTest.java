@@ -142,6 +142,28 @@ class ClassLoaderTest {
     }
 
     @Test
+    void inScopeCodeThatRunsJavaFlowContinuationsItselfIsRefusedNamingTheCall() {
+        InstrumentationException e = assertThrows(InstrumentationException.class,
+                () -> ContinuationClassLoader.builder().include("flowtest.owncontinuation").build());
+        assertEquals("flowtest.owncontinuation.RunsContinuation", e.className());
+        assertEquals("run", e.methodName());
+        assertEquals("()V", e.descriptor());
+        assertTrue(e.getMessage().contains("calls org.apache.commons.javaflow.api.Continuation.startWith("
+                + "Ljava/lang/Runnable;)Lorg/apache/commons/javaflow/api/Continuation; at line 10"), e.getMessage());
+        assertTrue(e.getMessage().contains("must not run JavaFlow continuations itself"), e.getMessage());
+    }
+
+    @Test
+    void instrumentedMethodsLookUpTheRunningContinuationThroughFlowsEngine() {
+        Map<String, String> code = methods(LOADER.definedBytes("flowtest.fixtures.DeepChain"));
+        String d1 = code.get("d1(I)I");
+        assertTrue(d1.contains("INVOKESTATIC dev/flow/internal/Engine.current ()Lorg/apache/commons/javaflow/core/StackRecorder;"),
+                d1);
+        assertFalse(code.values().stream().anyMatch(c -> c.contains("org/apache/commons/javaflow/core/StackRecorder.get")),
+                code.toString());
+    }
+
+    @Test
     void instancesAreCreatedThroughTheLoader() {
         Callable<?> c = LOADER.newInstance(Callable.class, "flowtest.fixtures.Loops");
         assertSame(LOADER, c.getClass().getClassLoader());

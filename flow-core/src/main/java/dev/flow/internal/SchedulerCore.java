@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import org.apache.commons.javaflow.core.StackRecorder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,9 +202,11 @@ public final class SchedulerCore {
      * the flow it is running, for {@link #dump()} and {@link #cancel}; {@link #registering} is set while
      * it registers the wake-up of a flow that has just suspended.
      */
-    private abstract static class Runner extends Thread {
+    abstract static class Runner extends Thread {
         boolean registering;
         volatile FlowState current;
+        /** The continuation running on this thread, for {@link Engine#current()}; this thread only. */
+        StackRecorder recorder;
 
         Runner(Runnable target, String name) {
             super(target, name);
@@ -290,7 +293,7 @@ public final class SchedulerCore {
                 f.begun = true;
                 boolean suspendedAgain = false;
                 try {
-                    suspendedAgain = Engine.resume(f.continuation);
+                    suspendedAgain = Engine.resume(f.continuation, worker);
                 } catch (Throwable t) {
                     failure = t;
                 }

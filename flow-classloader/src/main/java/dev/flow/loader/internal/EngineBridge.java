@@ -9,6 +9,11 @@ import org.apache.commons.javaflow.providers.core.PartialResourceTransformationF
 import org.apache.commons.javaflow.spi.ClassMatcher;
 import org.apache.commons.javaflow.spi.ResourceLoader;
 import org.apache.commons.javaflow.spi.ResourceTransformer;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,9 +96,41 @@ public final class EngineBridge {
         return c;
     }
 
-    /** Instruments {@code prepared}; returns it unchanged if the engine has nothing to do. */
+    /**
+     * Instruments {@code prepared}; returns it unchanged if the engine has nothing to do. Each
+     * instrumented method looks up the running continuation's recorder on entry; that lookup is
+     * redirected from the engine's thread-local to {@link #RECORDER_OWNER}, which reads a field of
+     * Flow's threads.
+     */
     public synchronized byte[] enhance(byte[] prepared) {
         byte[] out = transformer.transform(prepared);
-        return out != null ? out : prepared;
+        return out != null ? redirectRecorderLookups(out) : prepared;
+    }
+
+    private static final String STACK_RECORDER = "org/apache/commons/javaflow/core/StackRecorder";
+    private static final String RECORDER_DESC = "()L" + STACK_RECORDER + ";";
+    /** Where instrumented code gets its recorder: {@code Engine.current()}. */
+    static final String RECORDER_OWNER = "dev/flow/internal/Engine";
+
+    static byte[] redirectRecorderLookups(byte[] enhanced) {
+        ClassReader r = new ClassReader(enhanced);
+        ClassWriter w = new ClassWriter(r, 0);
+        r.accept(new ClassVisitor(Opcodes.ASM9, w) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
+                return new MethodVisitor(Opcodes.ASM9, super.visitMethod(access, name, desc, signature, exceptions)) {
+                    @Override
+                    public void visitMethodInsn(int opcode, String owner, String m, String d, boolean itf) {
+                        if (opcode == Opcodes.INVOKESTATIC && owner.equals(STACK_RECORDER) && m.equals("get")
+                                && d.equals(RECORDER_DESC)) {
+                            super.visitMethodInsn(opcode, RECORDER_OWNER, "current", d, false);
+                        } else {
+                            super.visitMethodInsn(opcode, owner, m, d, itf);
+                        }
+                    }
+                };
+            }
+        }, 0);
+        return w.toByteArray();
     }
 }

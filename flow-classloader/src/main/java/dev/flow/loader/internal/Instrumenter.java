@@ -105,6 +105,7 @@ public final class Instrumenter {
         }
         this.hierarchy = new Hierarchy(parent, nodes);
         this.dispatch = new Dispatch(hierarchy);
+        refuseOwnContinuations();
         checkReplacements(points);
         desugarLambdas();
         infer();
@@ -170,6 +171,42 @@ public final class Instrumenter {
     }
 
     // ---------------------------------------------------------------- set-up
+
+    /**
+     * Refuses in-scope code that runs JavaFlow continuations itself. Flow runs every flow as one: a
+     * continuation started or resumed inside it would take the flow's suspensions as its own, and
+     * instrumented code finds the running continuation through a field of Flow's threads that only
+     * Flow sets ({@code Engine.current()}).
+     */
+    private void refuseOwnContinuations() {
+        for (ClassNode cn : nodes.values()) {
+            for (MethodNode m : cn.methods) {
+                for (AbstractInsnNode insn : m.instructions) {
+                    if (insn instanceof MethodInsnNode && runsContinuation((MethodInsnNode) insn)) {
+                        MethodInsnNode call = (MethodInsnNode) insn;
+                        int line = lineOf(insn);
+                        throw new InstrumentationException(cn.name.replace('/', '.'), m.name, m.desc, "calls "
+                                + call.owner.replace('/', '.') + "." + call.name + call.desc
+                                + (line > 0 ? " at line " + line : "") + ": in-scope code must not run JavaFlow"
+                                + " continuations itself (Flow runs every flow as one); keep that code out of the"
+                                + " loader's packages");
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean runsContinuation(MethodInsnNode call) {
+        switch (call.owner) {
+            case "org/apache/commons/javaflow/api/Continuation":
+                return call.name.startsWith("startWith") || call.name.startsWith("continueWith")
+                        || call.name.equals("resume") || call.name.equals("terminate");
+            case "org/apache/commons/javaflow/core/StackRecorder":
+                return call.name.equals("execute");
+            default:
+                return false;
+        }
+    }
 
     private void checkReplacements(Collection<SuspensionPoint> points) {
         for (SuspensionPoint p : points) {
@@ -961,6 +998,16 @@ public final class Instrumenter {
 
     private static String unsuffixed(String name) {
         return name.endsWith(Names.FLOW_SUFFIX) ? name.substring(0, name.length() - Names.FLOW_SUFFIX.length()) : name;
+    }
+
+    /** The source line of {@code insn}, or -1 without line numbers. */
+    private static int lineOf(AbstractInsnNode insn) {
+        for (AbstractInsnNode i = insn; i != null; i = i.getPrevious()) {
+            if (i instanceof LineNumberNode) {
+                return ((LineNumberNode) i).line;
+            }
+        }
+        return -1;
     }
 
     /** The first source line of {@code mn}'s body, or -1 without line numbers. */

@@ -1,0 +1,2 @@
+/** A fixture that runs JavaFlow continuations itself, which the loader refuses. */
+package flowtest.owncontinuation;
