@@ -85,9 +85,10 @@ public final class FlowScheduler implements AutoCloseable {
 
     /**
      * A readable dump of every flow, the "jstack" of Flow: for each running, suspended and queued flow,
-     * its name, what it waits for and since when, and its stack of user frames (a running flow's from
-     * its worker; a suspended flow's only with {@link Builder#recordStacks(boolean)}). A best-effort
-     * snapshot: flows keep running while it is taken.
+     * its name, what it waits for and since when (to within 10 ms: a coarse clock, not read per
+     * suspension), and its stack of user frames (a running flow's from its worker; a suspended flow's
+     * only with {@link Builder#recordStacks(boolean)}). A best-effort snapshot: flows keep running
+     * while it is taken.
      */
     public String dump() {
         return core.dump();
