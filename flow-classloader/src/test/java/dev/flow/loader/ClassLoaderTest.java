@@ -154,6 +154,16 @@ class ClassLoaderTest {
     }
 
     @Test
+    void inScopeCodeThatResumesJavaFlowContinuationsByMethodReferenceIsRefused() {
+        InstrumentationException e = assertThrows(InstrumentationException.class,
+                () -> ContinuationClassLoader.builder().include("flowtest.owncontinuationref").build());
+        assertEquals("flowtest.owncontinuationref.ResumesByReference", e.className());
+        assertEquals("step", e.methodName());
+        assertTrue(e.getMessage().contains("refers to org.apache.commons.javaflow.api.Continuation.resume()"
+                + "Lorg/apache/commons/javaflow/api/Continuation; at line 11"), e.getMessage());
+    }
+
+    @Test
     void instrumentedMethodsLookUpTheRunningContinuationThroughFlowsEngine() {
         Map<String, String> code = methods(LOADER.definedBytes("flowtest.fixtures.DeepChain"));
         String d1 = code.get("d1(I)I");

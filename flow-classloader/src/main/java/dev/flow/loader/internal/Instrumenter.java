@@ -182,11 +182,10 @@ public final class Instrumenter {
         for (ClassNode cn : nodes.values()) {
             for (MethodNode m : cn.methods) {
                 for (AbstractInsnNode insn : m.instructions) {
-                    if (insn instanceof MethodInsnNode && runsContinuation((MethodInsnNode) insn)) {
-                        MethodInsnNode call = (MethodInsnNode) insn;
+                    String target = continuationRun(insn);
+                    if (target != null) {
                         int line = lineOf(insn);
-                        throw new InstrumentationException(cn.name.replace('/', '.'), m.name, m.desc, "calls "
-                                + call.owner.replace('/', '.') + "." + call.name + call.desc
+                        throw new InstrumentationException(cn.name.replace('/', '.'), m.name, m.desc, target
                                 + (line > 0 ? " at line " + line : "") + ": in-scope code must not run JavaFlow"
                                 + " continuations itself (Flow runs every flow as one); keep that code out of the"
                                 + " loader's packages");
@@ -196,13 +195,34 @@ public final class Instrumenter {
         }
     }
 
-    private static boolean runsContinuation(MethodInsnNode call) {
-        switch (call.owner) {
+    /**
+     * What {@code insn} does that runs a JavaFlow continuation ("calls ...", or "refers to ..." for
+     * a method reference), or {@code null}.
+     */
+    private static String continuationRun(AbstractInsnNode insn) {
+        if (insn instanceof MethodInsnNode) {
+            MethodInsnNode call = (MethodInsnNode) insn;
+            return runsContinuation(call.owner, call.name) ? "calls " + call.owner.replace('/', '.') + "." + call.name
+                    + call.desc : null;
+        }
+        if (insn instanceof InvokeDynamicInsnNode) {
+            for (Object arg : ((InvokeDynamicInsnNode) insn).bsmArgs) {
+                if (arg instanceof Handle && runsContinuation(((Handle) arg).getOwner(), ((Handle) arg).getName())) {
+                    Handle h = (Handle) arg;
+                    return "refers to " + h.getOwner().replace('/', '.') + "." + h.getName() + h.getDesc();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean runsContinuation(String owner, String name) {
+        switch (owner) {
             case "org/apache/commons/javaflow/api/Continuation":
-                return call.name.startsWith("startWith") || call.name.startsWith("continueWith")
-                        || call.name.equals("resume") || call.name.equals("terminate");
+                return name.startsWith("startWith") || name.startsWith("continueWith") || name.equals("resume")
+                        || name.equals("terminate");
             case "org/apache/commons/javaflow/core/StackRecorder":
-                return call.name.equals("execute");
+                return name.equals("execute");
             default:
                 return false;
         }

@@ -1,0 +1,2 @@
+/** A fixture that resumes JavaFlow continuations through a method reference, which the loader refuses. */
+package flowtest.owncontinuationref;
