@@ -45,7 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * TLS through MINA's {@code SslFilter}: a self-signed certificate made by the JDK's {@code keytool} in
  * a temporary directory, the JDK's own TLS client ({@link SSLSocket}) against {@link FlowServer} in sync
- * and continuation mode, and {@link FlowConnector} against the JDK's TLS server.
+ * and continuation mode (also with flows resumed on MINA's I/O threads, {@link Dispatch#IO_THREADS}),
+ * and {@link FlowConnector} against the JDK's TLS server.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsTest {
@@ -167,6 +168,34 @@ class TlsTest {
         }
         Conditions.await("the sessions to complete", () -> server.stats().completed() == 4, () -> server.stats().toString());
         assertTrue(scheduler.stats().resumed() >= 4, "each session flow suspended waiting for input: " + scheduler.stats());
+    }
+
+    @Test
+    void flowsResumedOnTheIoThreadsSpeakTlsToTheJdkClient() throws Exception {
+        scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("tls-io-test").build();
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.mina").strict(true).build();
+        FlowServer server = FlowServer.builder().scheduler(scheduler).dispatch(Dispatch.IO_THREADS).tls(serverContext)
+                .handler(loader, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()).start(ANY_LOOPBACK_PORT);
+        servers.add(server);
+        try (SSLSocket s = jdkClient(server)) {
+            OutputStream out = s.getOutputStream();
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            for (int i = 0; i < 20; i++) {
+                if (i > 0) {
+                    // The flow waits for this line: the input wakes it, on the I/O thread that read it.
+                    Conditions.await("the flow to wait for input", () -> scheduler.stats().suspended() == 1,
+                            () -> scheduler.stats().toString());
+                }
+                out.write(("line " + i + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                String reply = in.readLine();
+                assertTrue(reply.startsWith("line " + i + " on "), reply);
+                if (i > 0) {
+                    assertTrue(reply.contains("NioProcessor"), "resumed on the I/O thread, not a worker: " + reply);
+                }
+            }
+        }
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
     }
 
     @Test
