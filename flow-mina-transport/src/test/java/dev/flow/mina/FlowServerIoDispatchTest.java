@@ -281,6 +281,31 @@ class FlowServerIoDispatchTest {
     }
 
     @Test
+    void aFlowOnAnIoThreadConnectsToAnotherServerAndTalksToBoth() throws Exception {
+        FlowServer backend = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
+        FlowServer proxy = server("flowtest.mina.Proxy", connector.connector(backend.localAddress()));
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            clients.add(new Client(proxy));
+        }
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < clients.size(); i++) {
+                clients.get(i).send(round + "/" + i);
+            }
+            for (int i = 0; i < clients.size(); i++) {
+                String reply = clients.get(i).in.readLine();
+                assertTrue(reply != null && reply.startsWith("proxied " + round + "/" + i + " on "), reply);
+            }
+        }
+        Conditions.await("every backend session to end", () -> backend.stats().completed() == 30,
+                () -> backend.stats().toString());
+        awaitSuspended(10);
+        assertEquals(10, proxy.openSessions());
+        assertEquals(0, backend.openSessions());
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    @Test
     void syncModeRefusesTheIoThreadsDispatch() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> FlowServer.builder()
                 .threadPerSession().dispatch(Dispatch.IO_THREADS)
