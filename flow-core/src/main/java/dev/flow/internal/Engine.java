@@ -51,18 +51,20 @@ public final class Engine {
     }
 
     /**
-     * Runs {@code c} until it suspends or ends.
+     * Runs {@code c} on {@code on}, the current thread, until it suspends or ends; {@link #current()}
+     * returns {@code c} meanwhile.
      *
      * @return {@code true} if it suspended, {@code false} if it ended
      * @throws IllegalStateException if the code asked to run again ({@code Continuation.again()}),
      *     which a single-shot continuation refuses
      */
     static boolean resume(StackRecorder c, SchedulerCore.Runner on) {
+        StackRecorder outer = on.recorder;
         on.recorder = c;
         try {
             return resume(c);
         } finally {
-            on.recorder = null;
+            on.recorder = outer;
         }
     }
 
