@@ -99,20 +99,16 @@ public final class EngineBridge {
     /**
      * Instruments {@code prepared}; returns it unchanged if the engine has nothing to do. Each
      * instrumented method looks up the running continuation's recorder on entry; that lookup is
-     * redirected from the engine's thread-local to {@link #RECORDER_OWNER}, which reads a field of
-     * Flow's threads.
+     * redirected from the engine's thread-local to {@link dev.flow.internal.Engine#current()}, which
+     * reads a field of Flow's threads.
      */
     public synchronized byte[] enhance(byte[] prepared) {
         byte[] out = transformer.transform(prepared);
         return out != null ? redirectRecorderLookups(out) : prepared;
     }
 
-    private static final String STACK_RECORDER = "org/apache/commons/javaflow/core/StackRecorder";
-    private static final String RECORDER_DESC = "()L" + STACK_RECORDER + ";";
-    /** Where instrumented code gets its recorder: {@code Engine.current()}. */
-    static final String RECORDER_OWNER = "dev/flow/internal/Engine";
-
-    static byte[] redirectRecorderLookups(byte[] enhanced) {
+    /** Redirects every {@code StackRecorder.get()} in {@code enhanced} to {@code Engine.current()}. */
+    private static byte[] redirectRecorderLookups(byte[] enhanced) {
         ClassReader r = new ClassReader(enhanced);
         ClassWriter w = new ClassWriter(r, 0);
         r.accept(new ClassVisitor(Opcodes.ASM9, w) {
@@ -121,9 +117,9 @@ public final class EngineBridge {
                 return new MethodVisitor(Opcodes.ASM9, super.visitMethod(access, name, desc, signature, exceptions)) {
                     @Override
                     public void visitMethodInsn(int opcode, String owner, String m, String d, boolean itf) {
-                        if (opcode == Opcodes.INVOKESTATIC && owner.equals(STACK_RECORDER) && m.equals("get")
-                                && d.equals(RECORDER_DESC)) {
-                            super.visitMethodInsn(opcode, RECORDER_OWNER, "current", d, false);
+                        if (opcode == Opcodes.INVOKESTATIC && owner.equals(Names.STACK_RECORDER) && m.equals("get")
+                                && d.equals(Names.RECORDER_LOOKUP_DESC)) {
+                            super.visitMethodInsn(opcode, Names.ENGINE, "current", d, false);
                         } else {
                             super.visitMethodInsn(opcode, owner, m, d, itf);
                         }

@@ -221,7 +221,7 @@ public final class Instrumenter {
             case "org/apache/commons/javaflow/api/Continuation":
                 return name.startsWith("startWith") || name.startsWith("continueWith") || name.equals("resume")
                         || name.equals("terminate");
-            case "org/apache/commons/javaflow/core/StackRecorder":
+            case Names.STACK_RECORDER:
                 return name.equals("execute");
             default:
                 return false;

@@ -12,6 +12,11 @@ final class Names {
     static final String FLOW_STATE = "dev/flow/internal/FlowState";
     static final String PINS = "dev/flow/internal/Pins";
     static final String CLASS_INIT = "dev/flow/loader/internal/ClassInit";
+    /** Where instrumented code looks up the running continuation: {@code Engine.current()}. */
+    static final String ENGINE = "dev/flow/internal/Engine";
+    static final String STACK_RECORDER = "org/apache/commons/javaflow/core/StackRecorder";
+    /** The descriptor of {@code StackRecorder.get()} and {@code Engine.current()}. */
+    static final String RECORDER_LOOKUP_DESC = "()L" + STACK_RECORDER + ";";
     /** Flow classes every loader defines its own instrumented copy of. */
     static final Set<String> COPIED = Set.of(AWAITS, PRIMITIVE_AWAITS, FLOW_ROOT);
     static final String FLOW_SUFFIX = "$flow";
