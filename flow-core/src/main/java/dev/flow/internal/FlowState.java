@@ -35,7 +35,6 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** The flow was woken by something other than its own callback: old callbacks may still fire. */
     private static final int STALE = 8;
 
-    private static final ThreadLocal<FlowState> CURRENT = new ThreadLocal<>();
     private static final AtomicIntegerFieldUpdater<FlowState> WAKE =
             AtomicIntegerFieldUpdater.newUpdater(FlowState.class, "wake");
 
@@ -70,7 +69,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** {@link #CANCELLED} once {@link #cancel()} was called. */
     volatile byte stop;
     /**
-     * The scheduler's clock ({@link SchedulerCore#clock()}, to within about a millisecond) at the last
+     * The scheduler's clock ({@link SchedulerCore#clock()}, to within a tick of its coarse clock) at the last
      * suspension, queueing or submission; read racily by {@code dump()} (an {@code int} is never
      * torn), hence not volatile.
      */
@@ -91,13 +90,13 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         }
     }
 
-    /** The flow running on this thread, or {@code null}. */
+    /**
+     * The flow running on this thread, or {@code null}: the flow of a worker or carrier while it
+     * runs one ({@link SchedulerCore.Runner#current}), read from the thread, not a thread-local.
+     */
     public static FlowState current() {
-        return CURRENT.get();
-    }
-
-    static void setCurrent(FlowState f) {
-        CURRENT.set(f);
+        Thread t = Thread.currentThread();
+        return t instanceof SchedulerCore.Runner ? ((SchedulerCore.Runner) t).current : null;
     }
 
     /**
@@ -106,7 +105,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      * @throws IllegalStateException if no flow is starting on this thread
      */
     public static FlowTask startingTask() {
-        FlowState f = CURRENT.get();
+        FlowState f = current();
         Object t = f == null ? null : f.blocker;
         if (!(t instanceof FlowTask)) {
             throw new IllegalStateException("no flow is starting on this thread");
@@ -117,12 +116,12 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     /** For {@link FlowRoot}: the task of the flow running on this thread returned {@code value}. */
     public static void taskReturned(Object value) {
-        CURRENT.get().blocker = new Outcome(value, null);
+        current().blocker = new Outcome(value, null);
     }
 
     /** For {@link FlowRoot}: the task of the flow running on this thread threw {@code failure}. */
     public static void taskThrew(Throwable failure) {
-        CURRENT.get().blocker = new Outcome(null, failure);
+        current().blocker = new Outcome(null, failure);
     }
 
     /** Returns something that completes {@code nanos} from now, driven by this flow's scheduler. */
@@ -147,7 +146,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      * @return the flow, which the caller must now suspend; {@code null} if the caller must block instead
      */
     public static FlowState prepare(Object w, long timeoutNanos, int mode) {
-        FlowState f = CURRENT.get();
+        FlowState f = current();
         if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos, mode)) {
             return null;
         }

@@ -199,13 +199,17 @@ public final class SchedulerCore {
 
     /**
      * A thread that runs flows of a core: a {@link Worker} or a {@link Carrier}. {@link #current} is
-     * the flow it is running, for {@link #dump()} and {@link #cancel}; {@link #registering} is set while
-     * it registers the wake-up of a flow that has just suspended.
+     * the flow it is running, for {@link FlowState#current()}, {@link #dump()} and {@link #cancel};
+     * {@link #registering} is set while it registers the wake-up of a flow that has just suspended.
      */
     abstract static class Runner extends Thread {
         boolean registering;
         volatile FlowState current;
-        /** The continuation running on this thread, for {@link Engine#current()}; this thread only. */
+        /**
+         * The continuation running on this thread, for {@link Engine#current()}; this thread only. It
+         * is {@code current.continuation} while that runs, kept in a field of its own so that the
+         * lookup at every instrumented method entry is one load.
+         */
         StackRecorder recorder;
 
         Runner(Runnable target, String name) {
@@ -270,10 +274,10 @@ public final class SchedulerCore {
             // A cancel interrupts the worker of a task that cannot suspend: it must see it here.
             worker.current = f;
         } else {
-            // Only dump() reads it for a continuation: no fence per resumption.
+            // For a continuation only this thread (FlowState.current()) and dump() read it: no fence
+            // per resumption.
             WORKER_CURRENT.setRelease(worker, f);
         }
-        FlowState.setCurrent(f);
         boolean finished = true;
         Object value = null;
         Throwable failure = null;
@@ -308,7 +312,6 @@ public final class SchedulerCore {
                 }
             }
         } finally {
-            FlowState.setCurrent(null);
             if (f.continuation == null) {
                 // Under the flow's lock, so that a cancel cannot interrupt the worker once it has
                 // moved on to another flow.
