@@ -84,14 +84,18 @@ public interface Transport extends Closeable {
         }
     }
 
-    /** Reads exactly {@code n} bytes into a new array; see {@link #readFully(byte[], int, int)}. */
+    /**
+     * Reads exactly {@code n} bytes into a new array; see {@link #readFully(byte[], int, int)}. The array
+     * is not allocated on the peer's word: up to 8 KiB it is allocated at once, beyond that only as the
+     * bytes arrive (doubling), so a peer that announces a length and sends nothing commits nothing.
+     *
+     * @throws IllegalArgumentException if {@code n < 0}
+     * @throws java.io.EOFException if the stream ends first, naming how many bytes were still expected
+     * @throws IOException if the connection fails, the read timeout expires or (a transport with a
+     *     memory bound, such as a server's {@code InputBudget}) the bound would be exceeded
+     */
     default byte[] readFully(int n) throws IOException {
-        if (n < 0) {
-            throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
-        }
-        byte[] b = new byte[n];
-        readFully(b, 0, n);
-        return b;
+        return dev.flow.internal.Awaits.readFullyGrowing(this, n);
     }
 
     /**

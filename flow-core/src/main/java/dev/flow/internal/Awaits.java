@@ -32,6 +32,13 @@ import org.apache.commons.javaflow.api.Continuation;
  */
 public final class Awaits {
 
+    /**
+     * {@code readFully(n)} allocates its array at once up to this many bytes (8 KiB); a longer read
+     * allocates only once bytes arrive, at least this much or what is buffered, doubling as more
+     * arrive: a peer that announces a length and sends nothing commits nothing.
+     */
+    public static final int EXACT_READ = 8192;
+
     private Awaits() {
     }
 
@@ -308,12 +315,7 @@ public final class Awaits {
         if (!(t instanceof AsyncTransport)) {
             return t.readFully(n);
         }
-        if (n < 0) {
-            throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
-        }
-        byte[] b = new byte[n];
-        readFully((AsyncTransport) t, b, 0, n, true);
-        return b;
+        return readFully((AsyncTransport) t, n, true);
     }
 
     /** Replaces {@code Transport.skip(long)}. */
@@ -527,6 +529,108 @@ public final class Awaits {
                 awaitInput(a, suspend, false, 0);
             }
             got += n;
+        }
+    }
+
+    /**
+     * Reads exactly {@code n} bytes of {@code a} into a new array that grows as they arrive (see {@link
+     * #EXACT_READ}), each growth first reserved with {@link AsyncTransport#reserveInputMemory}; released
+     * when the read ends, whatever way. {@link EOFException} if the stream ends first.
+     */
+    public static byte[] readFully(AsyncTransport a, int n, boolean suspend) throws IOException {
+        checkLength(n);
+        if (n <= EXACT_READ) {
+            byte[] b = new byte[n];
+            readFully(a, b, 0, n, suspend);
+            return b;
+        }
+        byte[] b = new byte[0];
+        byte[] one = new byte[1];
+        long reserved = 0;
+        int got = 0;
+        try {
+            while (got < n) {
+                if (got == b.length) {
+                    // Full (or nothing yet): grow only once a byte has arrived.
+                    int r = a.pollRead(one, 0, 1);
+                    if (r < 0) {
+                        throw endOfStream(a, n - got, n);
+                    }
+                    if (r == 0) {
+                        awaitInput(a, suspend, false, 0);
+                        continue;
+                    }
+                    int cap = grownCapacity(b.length, n, a.available() + 1);
+                    a.reserveInputMemory(cap - b.length, n);
+                    reserved += cap - b.length;
+                    b = java.util.Arrays.copyOf(b, cap);
+                    b[got++] = one[0];
+                    continue;
+                }
+                int r = a.pollRead(b, got, b.length - got);
+                if (r < 0) {
+                    throw endOfStream(a, n - got, n);
+                }
+                if (r == 0) {
+                    awaitInput(a, suspend, false, 0);
+                    continue;
+                }
+                got += r;
+            }
+            return b;
+        } finally {
+            if (reserved > 0) {
+                a.releaseInputMemory(reserved);
+            }
+        }
+    }
+
+    /**
+     * {@code Transport.readFully(int)} of a transport that is not an {@link AsyncTransport}: blocks in
+     * {@code t.read}, and grows the array as the bytes arrive like {@link #readFully(AsyncTransport, int,
+     * boolean)}.
+     */
+    public static byte[] readFullyGrowing(Transport t, int n) throws IOException {
+        checkLength(n);
+        if (n <= EXACT_READ) {
+            byte[] b = new byte[n];
+            t.readFully(b, 0, n);
+            return b;
+        }
+        byte[] b = new byte[0];
+        byte[] one = new byte[1];
+        int got = 0;
+        while (got < n) {
+            if (got == b.length) {
+                if (t.read(one, 0, 1) < 0) {
+                    throw endOfStream(t, n - got, n);
+                }
+                b = java.util.Arrays.copyOf(b, grownCapacity(b.length, n, t.available() + 1));
+                b[got++] = one[0];
+                continue;
+            }
+            int r = t.read(b, got, b.length - got);
+            if (r < 0) {
+                throw endOfStream(t, n - got, n);
+            }
+            got += r;
+        }
+        return b;
+    }
+
+    /**
+     * The capacity after {@code capacity} of an array for a read of {@code n} bytes, with {@code
+     * arrived} bytes at hand: at least {@link #EXACT_READ}, twice the old one or what has arrived if
+     * more, at most {@code n} (so the last growth makes it exactly {@code n}).
+     */
+    private static int grownCapacity(int capacity, int n, int arrived) {
+        long want = Math.max(Math.max(EXACT_READ, 2L * capacity), (long) capacity + arrived);
+        return (int) Math.min(n, want);
+    }
+
+    private static void checkLength(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n: " + n + " (expected: >= 0)");
         }
     }
 

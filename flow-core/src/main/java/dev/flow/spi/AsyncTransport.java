@@ -53,6 +53,23 @@ public interface AsyncTransport extends Transport {
         return pollRead(scratch, 0, (int) Math.min(n, scratch.length));
     }
 
+    /**
+     * Reserves {@code bytes} more bytes of memory for a read of {@code declared} bytes whose length the
+     * peer announced: {@code readFully(int)} grows its array as the bytes arrive and reserves each
+     * growth first; it releases the total with {@link #releaseInputMemory(long)} when it ends. A
+     * transport that bounds its memory (a server's input budget) charges it there. Default: nothing is
+     * charged.
+     *
+     * @throws IOException if the bound would be exceeded: the read fails with it (the message names the
+     *     value and the limit)
+     */
+    default void reserveInputMemory(long bytes, long declared) throws IOException {
+    }
+
+    /** Releases {@code bytes} reserved with {@link #reserveInputMemory(long, long)}. Default: nothing. */
+    default void releaseInputMemory(long bytes) {
+    }
+
     /** Returns whether the input has ended (the peer closed or the transport failed or closed). */
     boolean isInputClosed();
 
