@@ -16,6 +16,7 @@ public final class FlowStats {
     private final long queued;
     private final long workersAlive;
     private final long workerErrors;
+    private final long outOfMemoryErrors;
 
     FlowStats(long[] c) {
         this.started = c[0];
@@ -28,6 +29,7 @@ public final class FlowStats {
         this.queued = c[7];
         this.workersAlive = c[8];
         this.workerErrors = c[9];
+        this.outOfMemoryErrors = c[10];
     }
 
     /** Flows submitted so far. */
@@ -86,6 +88,15 @@ public final class FlowStats {
         return workerErrors;
     }
 
+    /**
+     * {@link OutOfMemoryError}s seen on the scheduler's threads (workers, timer, sleeps, carriers): in a
+     * flow, which then failed with it (also counted in {@link #failed()}), or outside any flow, which
+     * the thread survived (also counted in {@link #workerErrors()}). The threads go on either way.
+     */
+    public long outOfMemoryErrors() {
+        return outOfMemoryErrors;
+    }
+
     /** Whether no flow is active, running, suspended or queued. */
     public boolean isIdle() {
         return active == 0 && running == 0 && suspended == 0 && queued == 0;
@@ -96,6 +107,6 @@ public final class FlowStats {
         return "FlowStats[started=" + started + ", completed=" + completed + ", failed=" + failed
                 + ", resumed=" + resumed + ", active=" + active + ", running=" + running
                 + ", suspended=" + suspended + ", queued=" + queued + ", workersAlive=" + workersAlive
-                + ", workerErrors=" + workerErrors + "]";
+                + ", workerErrors=" + workerErrors + ", outOfMemoryErrors=" + outOfMemoryErrors + "]";
     }
 }

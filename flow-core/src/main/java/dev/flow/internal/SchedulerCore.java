@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.core.StackRecorder;
@@ -99,7 +100,9 @@ public final class SchedulerCore {
     private final LongAdder completed = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder resumed = new LongAdder();
-    private final LongAdder workerErrors = new LongAdder();
+    /** Plain atomics (no cells to allocate): counted also while the heap is exhausted. */
+    private final AtomicLong workerErrors = new AtomicLong();
+    private final AtomicLong outOfMemoryErrors = new AtomicLong();
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger suspended = new AtomicInteger();
@@ -141,7 +144,7 @@ public final class SchedulerCore {
             return t;
         });
         this.timer.setRemoveOnCancelPolicy(true);
-        this.sleeps = new SleepWheel(name + "-sleeps");
+        this.sleeps = new SleepWheel(name + "-sleeps", this::survived);
         for (Thread t : workers) {
             t.start();
         }
@@ -235,31 +238,63 @@ public final class SchedulerCore {
         @Override
         public void run() {
             for (;;) {
-                FlowState f = next;
-                if (f != null) {
-                    next = null;
-                } else {
-                    f = ready.take(index);
-                    if (f == null) {
-                        return;
+                try {
+                    FlowState f = next;
+                    if (f != null) {
+                        next = null;
+                    } else {
+                        f = ready.take(index);
+                        if (f == null) {
+                            return;
+                        }
                     }
+                    runSurviving(f, this);
+                } catch (Throwable t) {
+                    // Only an error outside any flow (out of memory in the queue) gets here.
+                    survived(t);
                 }
-                runSurviving(f, this);
             }
         }
     }
 
     /**
      * Runs {@code f} once on {@code runner}. {@link #runOnce} handles every failure of a flow itself,
-     * so anything caught here is a bug in Flow: the thread survives it and reports it.
+     * so anything caught here is a bug in Flow or the heap running out: the thread survives it and
+     * reports it.
      */
     private void runSurviving(FlowState f, Runner runner) {
         try {
             runOnce(f, runner);
         } catch (Throwable t) {
-            workerErrors.increment();
-            LOG.error("flow scheduler '{}': {} survived an unexpected error while running {}",
-                    name, runner.getName(), f, t);
+            workerErrors.incrementAndGet();
+            countOutOfMemory(t);
+            try {
+                LOG.error("flow scheduler '{}': {} survived an unexpected error while running {}",
+                        name, runner.getName(), f, t);
+            } catch (Throwable again) {
+                // Out of memory again while logging: the count above is all that can be kept.
+            }
+        }
+    }
+
+    /**
+     * An error one of this core's threads (a worker, the timer, the sleep wheel) survived outside any
+     * flow: counted and logged, never rethrown, so the thread goes on.
+     */
+    void survived(Throwable t) {
+        workerErrors.incrementAndGet();
+        countOutOfMemory(t);
+        try {
+            LOG.error("flow scheduler '{}': {} survived an unexpected error", name, Thread.currentThread().getName(), t);
+        } catch (Throwable again) {
+            // Out of memory again while logging: the count above is all that can be kept.
+        }
+    }
+
+    /** Counts {@code t} if it is an {@link OutOfMemoryError}; allocates nothing. */
+    private void countOutOfMemory(Throwable t) {
+        if (t instanceof OutOfMemoryError) {
+            outOfMemoryErrors.incrementAndGet();
         }
     }
 
@@ -332,6 +367,7 @@ public final class SchedulerCore {
     }
 
     private void finish(FlowState f, Object value, Throwable failure) {
+        countOutOfMemory(failure);
         f.continuation = null;
         f.interrupted = false;
         f.blocker = null;
@@ -405,6 +441,7 @@ public final class SchedulerCore {
             }
         } catch (Throwable t) {
             // The flow gets the failure at its suspension point, unless something else woke it.
+            countOutOfMemory(t);
             Ticket ticket = wakeup == null ? f : wakeup;
             if (ticket.claim()) {
                 ticket.release();
@@ -691,6 +728,10 @@ public final class SchedulerCore {
         } catch (RejectedExecutionException e) {
             // The scheduler has terminated: the clock is read directly from now on.
             coarseNow = STALE;
+        } catch (OutOfMemoryError e) {
+            // Not ticking: the next read of the clock starts it again.
+            coarseNow = STALE;
+            countOutOfMemory(e);
         }
     }
 
@@ -736,7 +777,7 @@ public final class SchedulerCore {
 
     /**
      * Counters, in the order started, completed, failed, resumed, active, running, suspended, queued,
-     * workers alive, worker errors.
+     * workers alive, worker errors, out-of-memory errors.
      */
     public long[] counters() {
         int alive = 0;
@@ -746,7 +787,8 @@ public final class SchedulerCore {
             }
         }
         return new long[] {started.sum(), completed.sum(), failed.sum(), resumed.sum(),
-            active.get(), running.get(), suspended.get(), ready.size(), alive, workerErrors.sum()};
+            active.get(), running.get(), suspended.get(), ready.size(), alive, workerErrors.get(),
+            outOfMemoryErrors.get()};
     }
 
     /** A readable dump of every flow: running, suspended and queued; see {@code FlowScheduler.dump()}. */
@@ -854,8 +896,17 @@ public final class SchedulerCore {
         @Override
         public void run() {
             if (claim()) {
-                release();
+                releaseSurviving();
                 resumeClaimed(flow, true);
+            }
+        }
+
+        /** {@link #release()}, whose failure (out of memory) must not keep the claimed flow from resuming. */
+        private void releaseSurviving() {
+            try {
+                release();
+            } catch (Throwable t) {
+                survived(t);
             }
         }
 
@@ -868,7 +919,7 @@ public final class SchedulerCore {
         @Override
         public Void call() {
             if (claim()) {
-                release();
+                releaseSurviving();
                 flow.markTimedOut();
                 resumeClaimed(flow, true);
             }

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  * objects, not a million heap entries to re-sort as in a {@code ScheduledThreadPoolExecutor}.
  *
  * <p>One daemon thread turns the wheel and runs the wake-up actions, which only put flows back on
- * the ready queue. Sleeps never end early; they end at most about one tick late. Any thread may add
+ * the ready queue; an action that fails (out of memory) is reported and the wheel goes on. Sleeps never end early; they end at most about one tick late. Any thread may add
  * a sleep: additions go through a lock-free inbox that the wheel thread drains.
  */
 final class SleepWheel implements Runnable {
@@ -22,6 +22,7 @@ final class SleepWheel implements Runnable {
     private final Sleep[] slots = new Sleep[SLOTS];
     private final AtomicReference<Sleep> inbox = new AtomicReference<>();
     private final Thread thread;
+    private final java.util.function.Consumer<Throwable> onError;
     private volatile boolean idle;
     private volatile boolean closed;
     /** Sleeps in the slots; wheel thread only. */
@@ -29,7 +30,9 @@ final class SleepWheel implements Runnable {
     /** The last tick whose slot was processed; wheel thread only. */
     private long lastTick;
 
-    SleepWheel(String name) {
+    /** Starts the wheel's thread; {@code onError} hears of any error the thread survives (out of memory). */
+    SleepWheel(String name, java.util.function.Consumer<Throwable> onError) {
+        this.onError = onError;
         thread = new Thread(this, name);
         thread.setDaemon(true);
         lastTick = System.nanoTime() / TICK_NANOS;
@@ -66,24 +69,43 @@ final class SleepWheel implements Runnable {
     @Override
     public void run() {
         while (!closed) {
-            long now = System.nanoTime();
-            drainInbox(now);
-            long tick = now / TICK_NANOS;
-            long from = tick - lastTick > SLOTS ? tick - SLOTS + 1 : lastTick + 1;
-            for (long t = from; t <= tick; t++) {
-                expire((int) (t & MASK), now);
+            try {
+                turn();
+            } catch (Throwable t) {
+                // A wake-up action that ran out of memory: the wheel goes on with the others.
+                onError.accept(t);
             }
-            lastTick = tick;
-            if (count == 0) {
-                idle = true;
-                if (inbox.get() == null && !closed) {
-                    LockSupport.park(this);
-                }
-                idle = false;
-                lastTick = System.nanoTime() / TICK_NANOS - 1;
-            } else {
-                LockSupport.parkNanos(this, TICK_NANOS - now % TICK_NANOS);
+        }
+    }
+
+    /** One turn: takes the new sleeps, fires the due ones, parks until the next tick or sleep. */
+    private void turn() {
+        long now = System.nanoTime();
+        drainInbox(now);
+        long tick = now / TICK_NANOS;
+        long from = tick - lastTick > SLOTS ? tick - SLOTS + 1 : lastTick + 1;
+        for (long t = from; t <= tick; t++) {
+            expire((int) (t & MASK), now);
+        }
+        lastTick = tick;
+        if (count == 0) {
+            idle = true;
+            if (inbox.get() == null && !closed) {
+                LockSupport.park(this);
             }
+            idle = false;
+            lastTick = System.nanoTime() / TICK_NANOS - 1;
+        } else {
+            LockSupport.parkNanos(this, TICK_NANOS - now % TICK_NANOS);
+        }
+    }
+
+    /** Fires {@code s}; an error of its action (out of memory) goes to {@link #onError}, not up the wheel's loop. */
+    private void fire(Sleep s) {
+        try {
+            s.fire();
+        } catch (Throwable t) {
+            onError.accept(t);
         }
     }
 
@@ -93,7 +115,7 @@ final class SleepWheel implements Runnable {
             Sleep next = s.next;
             if (s.deadline - now <= 0) {
                 s.next = null;
-                s.fire();
+                fire(s);
             } else {
                 int slot = (int) ((s.deadline / TICK_NANOS + 1) & MASK);
                 s.next = slots[slot];
@@ -117,7 +139,7 @@ final class SleepWheel implements Runnable {
                 }
                 s.next = null;
                 count--;
-                s.fire();
+                fire(s);
             } else {
                 prev = s;
             }
