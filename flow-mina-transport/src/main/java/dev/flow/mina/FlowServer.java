@@ -80,6 +80,15 @@ import org.slf4j.LoggerFactory;
  * beyond are rejected (closed at once) or queued, by {@link Builder#overflow(Overflow)}. {@link #stats()}
  * tells handler failures apart from peers that reset or close.
  *
+ * <p><b>Memory.</b> The sessions share an {@link InputBudget} ({@link Builder#inputBudget}; by default
+ * one of its own of a quarter of the maximum heap, {@link InputBudget#defaultMaxBytes()}): their
+ * buffered input and the arrays of their declared-length reads count against it. {@code readFully(n)}
+ * allocates as the bytes arrive, never {@code n} bytes on the peer's word; a read that would take the
+ * total over three quarters of the budget fails with an {@link IOException} naming the read and the
+ * limit, and only its session ends. An {@link OutOfMemoryError} on the server's threads fails the
+ * session concerned, is counted ({@link #outOfMemoryErrors()}), and the threads go on, so {@link
+ * #close()} still works.
+ *
  * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter}; {@link
  * Builder#filter(String, IoFilter)} adds any MINA filter, in order, between the network and the
  * transport. Filters must deliver and accept {@code IoBuffer}s (no protocol codec: the handler reads
@@ -140,6 +149,10 @@ public final class FlowServer implements AutoCloseable {
     private final AtomicBoolean schedulerClosedReported = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final SocketAddress localAddress;
+    private final InputBudget inputBudget;
+    private final TransportIoHandler ioHandler;
+    /** Sessions whose handler (or its creation) failed with an {@link OutOfMemoryError}. */
+    private final AtomicLong outOfMemorySessions = new AtomicLong();
 
     private FlowServer(Builder b, SocketAddress bindAddress) throws IOException {
         this.id = SERVER_IDS.incrementAndGet();
@@ -172,7 +185,9 @@ public final class FlowServer implements AutoCloseable {
         }
         b.filters.applyTo(acceptor.getFilterChain());
         acceptor.getFilterChain().addLast(PEER_EVENTS, new PeerEvents());
-        acceptor.setHandler(new TransportIoHandler(b.config, new Sessions(), b.inputBudget));
+        this.inputBudget = b.inputBudget != null ? b.inputBudget : new InputBudget(InputBudget.defaultMaxBytes());
+        this.ioHandler = new TransportIoHandler(b.config, new Sessions(), inputBudget);
+        acceptor.setHandler(ioHandler);
         acceptor.setCloseOnDeactivation(true);
         try {
             acceptor.bind(bindAddress);
@@ -197,6 +212,23 @@ public final class FlowServer implements AutoCloseable {
     /** The address the server is bound to, with the actual port when bound to port 0. */
     public SocketAddress localAddress() {
         return localAddress;
+    }
+
+    /** The input memory budget its sessions share: the one given to the builder, or the default. */
+    public InputBudget inputBudget() {
+        return inputBudget;
+    }
+
+    /**
+     * The {@link OutOfMemoryError}s the server met: sessions whose handler, or its creation on the setup
+     * thread, failed with one (each fails only its own session), errors while an I/O thread buffered a
+     * session's input (that session fails) and errors that escaped an I/O thread's loop (the loop runs
+     * again). Its threads go on and {@link #close()} still works. Errors on the scheduler's threads
+     * are counted in its {@link dev.flow.FlowStats#outOfMemoryErrors()}.
+     */
+    public long outOfMemoryErrors() {
+        return outOfMemorySessions.get() + ioHandler.outOfMemoryErrors()
+                + (processors != null ? processors.outOfMemoryErrors() : 0);
     }
 
     /** The number of sessions open right now, running, queued or closing. */
@@ -407,23 +439,25 @@ public final class FlowServer implements AutoCloseable {
             end(s, Outcome.STOPPED, null);
             return;
         }
-        FlowHandle<?> handle;
         try {
             Object task = newTask(s.transport);
             if (!(task instanceof FlowTask) && TaskClass.suspends(scheduler)) {
                 throw TaskClass.notInstrumented(task.getClass(), "handler task");
             }
-            handle = runnable ? scheduler.start((Runnable) task) : scheduler.submit((Callable<?>) task);
-        } catch (Exception | Error e) {
+            FlowHandle<?> handle = runnable ? scheduler.start((Runnable) task) : scheduler.submit((Callable<?>) task);
+            handle.toCompletionStage().whenComplete((result, failure) -> finish(s, failure));
+        } catch (Throwable e) {
+            // Also out of memory after the flow started: the session ends here, its flow at its next read.
             finish(s, e);
-            return;
         }
-        handle.toCompletionStage().whenComplete((result, failure) -> finish(s, failure));
     }
 
     /** Classifies how a launched session's handler ended and ends the session. */
     private void finish(Session s, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof OutOfMemoryError) {
+            outOfMemorySessions.incrementAndGet();
+        }
         Outcome outcome;
         if (cause == null) {
             outcome = Outcome.COMPLETED;
@@ -720,10 +754,12 @@ public final class FlowServer implements AutoCloseable {
         }
 
         /**
-         * Caps the unread input buffered by all sessions of this server (and of any other server or
-         * transport given the same budget): at the cap, reading stops on every such session until the
-         * handlers have read a quarter of it. Default: none, each session is held to its own
-         * high-water mark only (see {@link InputBudget}).
+         * Caps the input memory of all sessions of this server (and of any other server or transport
+         * given the same budget): their buffered input and the arrays of their declared-length reads
+         * ({@code readFully(n)}). At the cap, reading stops on every such session until the handlers
+         * have read a quarter of it; a declared-length read that would take the total over three
+         * quarters of the cap fails (see {@link InputBudget}). Default: a budget of its own of {@link
+         * InputBudget#defaultMaxBytes()}, a quarter of the maximum heap.
          */
         public Builder inputBudget(InputBudget inputBudget) {
             this.inputBudget = Objects.requireNonNull(inputBudget, "inputBudget");

@@ -4,16 +4,24 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A cap on the unread input buffered by all the sessions that share it (e.g. all sessions of one
- * server), on top of each session's own high-water mark.
+ * A cap on the input memory of all the sessions that share it (e.g. all sessions of one server), on
+ * top of each session's own high-water mark: the unread input they buffer and the arrays of the
+ * declared-length reads ({@code readFully(n)} with a length the peer announced) they are filling.
  *
- * <p>Each {@link MinaTransport} created with the budget charges the bytes it buffers and releases
- * them as they are read (or discarded on close). While the total is at or above {@link
- * #maxBytes()}, reading is suspended on every session that shares the budget (TCP and in-VM pipes;
- * the peers then feel back-pressure); it resumes once the total drops below three quarters of the
- * cap. The cap can be overshot by what MINA has already read when the limit is reached: at most one
- * read buffer per session. Idle peers holding partial lines keep their share until their line, read
- * or idle timeout ends them, so pair a budget with those timeouts.
+ * <p><b>Buffered input.</b> Each {@link MinaTransport} created with the budget charges the bytes it
+ * buffers and releases them as they are read (or discarded on close). While the total is at or above
+ * {@link #maxBytes()}, reading is suspended on every session that shares the budget (TCP and in-VM
+ * pipes; the peers then feel back-pressure); it resumes once the total drops below three quarters of
+ * the cap. The cap can be overshot by what MINA has already read when the limit is reached: at most one
+ * read buffer per session. Idle peers holding partial lines keep their share until their line, read or
+ * idle timeout ends them, so pair a budget with those timeouts.
+ *
+ * <p><b>Declared lengths.</b> {@code readFully(n)} of more than 8 KiB allocates its array only as the
+ * bytes arrive, doubling it, and reserves each growth here first. A growth is granted while the total
+ * (buffered input and reservations) stays within three quarters of the cap, so reservations alone never
+ * suspend reading; otherwise that read fails at once with an {@link java.io.IOException} naming the
+ * read, the total and the limit, and only its session ends. A read releases its reservation when it
+ * returns or fails.
  *
  * <p>Thread-safe; charging and releasing are single atomic operations.
  */
@@ -22,6 +30,7 @@ public final class InputBudget {
     private final long maxBytes;
     private final long resumeBelow;
     private final AtomicLong used = new AtomicLong();
+    private final AtomicLong reserved = new AtomicLong();
     private final ConcurrentLinkedQueue<MinaTransport> suspended = new ConcurrentLinkedQueue<>();
 
     /**
@@ -42,9 +51,50 @@ public final class InputBudget {
         return maxBytes;
     }
 
-    /** The unread input bytes buffered now by the sessions sharing the budget. */
+    /**
+     * The default cap of a {@link FlowServer}'s budget: a quarter of the maximum heap ({@code
+     * Runtime.getRuntime().maxMemory() / 4}), at least 1 MiB.
+     */
+    public static long defaultMaxBytes() {
+        return Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /** The bytes charged now: unread input buffered by the sessions sharing the budget, and {@link #reservedBytes()}. */
     public long usedBytes() {
         return used.get();
+    }
+
+    /** The bytes reserved now by declared-length reads in progress (part of {@link #usedBytes()}). */
+    public long reservedBytes() {
+        return reserved.get();
+    }
+
+    /**
+     * Reserves {@code bytes} for the array of a declared-length read of {@code declared} bytes by {@code
+     * t}, if the total stays within three quarters of the cap.
+     *
+     * @throws java.io.IOException naming the read, the total and the limit, if it would not
+     */
+    void reserve(MinaTransport t, long bytes, long declared) throws java.io.IOException {
+        for (;;) {
+            long u = used.get();
+            if (u + bytes > resumeBelow) {
+                throw new java.io.IOException("input budget exhausted: readFully(" + declared + ") from "
+                        + t.remoteAddress() + " needs " + bytes + " more bytes with " + u + " of " + maxBytes
+                        + " bytes in use (expected: at most " + resumeBelow
+                        + " for declared lengths, three quarters of the InputBudget)");
+            }
+            if (used.compareAndSet(u, u + bytes)) {
+                reserved.addAndGet(bytes);
+                return;
+            }
+        }
+    }
+
+    /** Releases {@code bytes} reserved with {@link #reserve}. */
+    void release(long bytes) {
+        reserved.addAndGet(-bytes);
+        add(-bytes);
     }
 
     /** Whether reading must stop: the total is at or above the cap. */
@@ -90,6 +140,6 @@ public final class InputBudget {
 
     @Override
     public String toString() {
-        return "InputBudget[" + used.get() + " of " + maxBytes + " bytes]";
+        return "InputBudget[" + used.get() + " of " + maxBytes + " bytes, " + reserved.get() + " reserved]";
     }
 }

@@ -1,10 +1,13 @@
 package dev.flow.mina;
 
 import dev.flow.FlowScheduler;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.transport.socket.nio.NioSession;
 
@@ -14,18 +17,27 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * carrier threads for {@link Dispatch#IO_THREADS}. The one place where servers and connectors create
  * their processors. Released by {@link #close()}
  * after the acceptor or connector using it is disposed; thread-safe.
+ *
+ * <p>A processor loop that an {@link OutOfMemoryError} escapes runs again on the same thread (after a
+ * millisecond's pause, counted in {@link #outOfMemoryErrors()}): MINA's loop catches only {@code
+ * Exception}s, so the thread would end, leaving the processor's sessions unserved and its disposal
+ * waiting for ever (a server's {@code close()}, and so a JVM's shutdown hook, would hang).
  */
 final class IoProcessors implements AutoCloseable {
 
     private static final long STOP_WAIT_SECONDS = 10;
+    /** The pause before a processor loop runs again after an {@link OutOfMemoryError}. */
+    private static final long OOM_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final SimpleIoProcessorPool<NioSession> pool;
-    /** The carrier threads, or {@code null} when MINA owns the executor. */
-    private final ExecutorService carriers;
+    /** The processors' threads: MINA-like plain threads, or the scheduler's carriers. */
+    private final ExecutorService threads;
+    private final AtomicLong outOfMemoryErrors;
 
-    private IoProcessors(SimpleIoProcessorPool<NioSession> pool, ExecutorService carriers) {
+    private IoProcessors(SimpleIoProcessorPool<NioSession> pool, ExecutorService threads, AtomicLong outOfMemoryErrors) {
         this.pool = pool;
-        this.carriers = carriers;
+        this.threads = threads;
+        this.outOfMemoryErrors = outOfMemoryErrors;
     }
 
     /**
@@ -34,18 +46,43 @@ final class IoProcessors implements AutoCloseable {
      */
     static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name) {
         int n = count > 0 ? count : FlowNioProcessors.DEFAULT_SIZE;
+        ThreadPoolExecutor threads;
         if (dispatch != Dispatch.IO_THREADS) {
-            return new IoProcessors(FlowNioProcessors.pool(n, null), null);
+            // What MINA's pool creates for itself when given no executor.
+            threads = (ThreadPoolExecutor) Executors.newCachedThreadPool();
+        } else {
+            threads = (ThreadPoolExecutor) Executors.newCachedThreadPool(scheduler.carrierThreadFactory(name + "-io"));
+            threads.setRejectedExecutionHandler(new ThreadPoolExecutor.CallerRunsPolicy());
         }
-        ThreadPoolExecutor carriers = (ThreadPoolExecutor) Executors.newCachedThreadPool(
-                scheduler.carrierThreadFactory(name + "-io"));
-        carriers.setRejectedExecutionHandler(new ThreadPoolExecutor.CallerRunsPolicy());
+        AtomicLong outOfMemoryErrors = new AtomicLong();
         try {
-            return new IoProcessors(FlowNioProcessors.pool(n, carriers), carriers);
+            return new IoProcessors(FlowNioProcessors.pool(n, surviving(threads, outOfMemoryErrors)), threads,
+                    outOfMemoryErrors);
         } catch (RuntimeException | Error e) {
-            carriers.shutdownNow();
+            threads.shutdownNow();
             throw e;
         }
+    }
+
+    /** An executor that runs each processor loop on {@code threads}, again after an {@link OutOfMemoryError}. */
+    private static Executor surviving(Executor threads, AtomicLong outOfMemoryErrors) {
+        return loop -> threads.execute(() -> {
+            for (;;) {
+                try {
+                    loop.run();
+                    return;
+                } catch (OutOfMemoryError e) {
+                    outOfMemoryErrors.incrementAndGet();
+                    // Let the collector catch up before the loop allocates again; keeps the interrupt.
+                    LockSupport.parkNanos(OOM_PAUSE_NANOS);
+                }
+            }
+        });
+    }
+
+    /** The {@link OutOfMemoryError}s that escaped a processor loop, which then ran again. */
+    long outOfMemoryErrors() {
+        return outOfMemoryErrors.get();
     }
 
     /** The pool, for the acceptor's or connector's constructor. */
@@ -57,13 +94,11 @@ final class IoProcessors implements AutoCloseable {
     @Override
     public void close() {
         pool.dispose();
-        if (carriers != null) {
-            carriers.shutdown();
-            try {
-                carriers.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        threads.shutdown();
+        try {
+            threads.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -213,6 +213,32 @@ public final class MinaTransport implements AsyncTransport {
         Awaits.readFully(this, dst, off, len, false);
     }
 
+    /**
+     * Reads exactly {@code n} bytes into an array allocated as they arrive (see {@link
+     * dev.flow.Transport#readFully(int)}), reserving it in the input budget if there is one; blocks (a
+     * suspension point in instrumented code).
+     */
+    @Override
+    public byte[] readFully(int n) throws IOException {
+        return Awaits.readFully(this, n, false);
+    }
+
+    /** Charges {@code bytes} to the input budget, if any; see {@link InputBudget}. Thread-safe. */
+    @Override
+    public void reserveInputMemory(long bytes, long declared) throws IOException {
+        if (budget != null) {
+            budget.reserve(this, bytes, declared);
+        }
+    }
+
+    /** Releases {@code bytes} of the input budget, if any. Thread-safe. */
+    @Override
+    public void releaseInputMemory(long bytes) {
+        if (budget != null) {
+            budget.release(bytes);
+        }
+    }
+
     /** Discards exactly {@code n} bytes; blocks (a suspension point in instrumented code). */
     @Override
     public void skip(long n) throws IOException {

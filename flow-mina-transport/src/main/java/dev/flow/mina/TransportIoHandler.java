@@ -2,6 +2,7 @@ package dev.flow.mina;
 
 import dev.flow.TransportConfig;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.session.IdleStatus;
@@ -14,6 +15,8 @@ import org.apache.mina.core.session.IoSession;
  * <p>Runs on MINA threads (I/O processors, or the writing thread for in-VM pipes): it only buffers
  * data, completes awaitables and notifies the owner's {@link Listener}, which must not block either.
  * It does not close the session when the peer shuts its output down, so a flow can still answer.
+ * An {@link OutOfMemoryError} while it buffers a session's input fails that session (its flow reads an
+ * {@link IOException}) and is counted; the I/O thread goes on.
  */
 final class TransportIoHandler extends IoHandlerAdapter {
 
@@ -29,6 +32,7 @@ final class TransportIoHandler extends IoHandlerAdapter {
     private final TransportConfig config;
     private final Listener listener;
     private final InputBudget budget;
+    private final AtomicLong outOfMemoryErrors = new AtomicLong();
 
     TransportIoHandler(TransportConfig config, Listener listener) {
         this(config, listener, null);
@@ -64,11 +68,31 @@ final class TransportIoHandler extends IoHandlerAdapter {
         if (t == null) {
             session.closeNow();
         } else if (message instanceof IoBuffer) {
-            t.onReceived((IoBuffer) message);
+            try {
+                t.onReceived((IoBuffer) message);
+            } catch (OutOfMemoryError e) {
+                outOfMemory(session, t, e);
+            }
         } else {
             t.onException(new IOException("message: " + message.getClass().getName()
                     + " (expected: an IoBuffer; Flow sessions must not have a protocol codec)"));
         }
+    }
+
+    /** Fails the session whose input could not be buffered: its bytes are lost, so is the stream. */
+    private void outOfMemory(IoSession session, MinaTransport t, OutOfMemoryError e) {
+        outOfMemoryErrors.incrementAndGet();
+        try {
+            t.onException(e);
+        } catch (Throwable again) {
+            // Still out of memory: no reader is woken with the reason, but the session ends.
+            session.closeNow();
+        }
+    }
+
+    /** The {@link OutOfMemoryError}s met while buffering input, each of which failed its session. */
+    long outOfMemoryErrors() {
+        return outOfMemoryErrors.get();
     }
 
     @Override
