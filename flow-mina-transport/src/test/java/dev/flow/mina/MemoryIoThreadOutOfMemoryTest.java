@@ -12,16 +12,18 @@ import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * #14: an {@link OutOfMemoryError} on a server's I/O thread fails the session it was serving, is
- * counted, and neither stops the thread nor makes {@code close()} hang.
+ * #14: an {@link OutOfMemoryError} on a server's I/O thread or setup thread fails the session it was
+ * serving, is counted, and neither stops the thread nor makes {@code close()} hang.
  */
 class MemoryIoThreadOutOfMemoryTest {
 
@@ -74,6 +76,37 @@ class MemoryIoThreadOutOfMemoryTest {
             }
         }
         assertTrue(server.isClosed());
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anOutOfMemoryErrorWhileTheSetupThreadCreatesAHandlerFailsThatSessionOnlyAndIsCounted() throws Exception {
+        FlowScheduler scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.never()).name("oom-setup").build();
+        AtomicInteger created = new AtomicInteger();
+        FlowServer server = FlowServer.builder().scheduler(scheduler).onFailure((t, e) -> { })
+                .handler(t -> {
+                    if (created.incrementAndGet() == 1) {
+                        throw new OutOfMemoryError("injected on " + Thread.currentThread().getName());
+                    }
+                    return () -> {
+                        t.writeLine(t.readLine());
+                        return null;
+                    };
+                })
+                .start(new InetSocketAddress("127.0.0.1", 0));
+        try {
+            InetSocketAddress address = (InetSocketAddress) server.localAddress();
+            try (Socket victim = new Socket(address.getAddress(), address.getPort())) {
+                victim.setSoTimeout(10_000);
+                assertNull(reader(victim).readLine(), "the session without a handler is closed");
+            }
+            assertEquals("hello", echo(address, "hello"), "the next session is served");
+            assertEquals(1, server.outOfMemoryErrors());
+            assertEquals(1, server.stats().failed(), server.stats().toString());
+        } finally {
+            server.close();
+            scheduler.close();
+        }
     }
 
     private static String echo(InetSocketAddress address, String line) throws IOException {
