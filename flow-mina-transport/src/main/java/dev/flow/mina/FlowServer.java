@@ -79,7 +79,14 @@ import org.slf4j.LoggerFactory;
  * <p><b>Sessions.</b> When the handler ends, normally or not, the session is closed; a failing handler
  * affects no other session. At most {@link Builder#maxSessions(int)} handlers run at once; sessions
  * beyond are rejected (closed at once) or queued, by {@link Builder#overflow(Overflow)}. {@link #stats()}
- * tells handler failures apart from peers that reset or close.
+ * tells handler failures apart from peers that reset or close. Slow peers are bounded by the
+ * transport configuration ({@link Builder#config(TransportConfig)}): {@link
+ * TransportConfig#requestTimeout()} cuts off a peer that trickles a request, counted in {@link
+ * SessionStats#timedOut()}.
+ *
+ * <p><b>Stopping.</b> {@link #close()} stops at once; {@link #close(Duration)} stops gracefully: it
+ * stops accepting, lets the requests in flight finish within the grace period (sessions waiting
+ * between requests end at once), then closes what is left.
  *
  * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter}; {@link
  * Builder#filter(String, IoFilter)} adds any MINA filter, in order, between the network and the

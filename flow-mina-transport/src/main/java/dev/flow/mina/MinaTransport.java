@@ -40,6 +40,15 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * TransportConfig#idleTimeout()} MINA's idle detection closes a session without input or output
  * for that long (whole seconds, checked about once a second).
  *
+ * <p><b>Requests.</b> A request starts when a read sees its first byte (buffered when the read is
+ * called, or the first to arrive while it waits) and ends at {@link #endRequest()} or at the next
+ * write. With a {@link TransportConfig#requestTimeout()}, a read that has to wait inside a request
+ * waits at most until the request's deadline (the timeout plus one second per {@link
+ * TransportConfig#minRequestRate()} bytes received since its start) and then fails with a {@link
+ * SocketTimeoutException} naming both settings; the deadline is computed when a read waits, never per
+ * byte. When its server stops gracefully ({@link FlowServer#close(Duration)}), a read that would wait
+ * outside a request with nothing buffered sees the end of the input.
+ *
  * <p><b>Output: write-behind.</b> Each write is a {@code session.write(IoBuffer)} of a copy of the
  * bytes. A write is accepted at once while less than 64 KiB are queued (like a socket's send
  * buffer: no wait, no suspension); above that the writer waits until its bytes are written
@@ -338,8 +347,8 @@ public final class MinaTransport implements AsyncTransport {
         }
         long age = inRequest ? (System.nanoTime() - requestStart) / 1_000_000 : 0;
         return new SocketTimeoutException("request from " + remoteAddress() + " not complete after " + age
-                + " ms with " + got + " bytes received (requestTimeout " + config.requestTimeout().toMillis()
-                + " ms + 1 s per " + config.minRequestRate() + " bytes received (minRequestRate))");
+                + " ms, " + got + " bytes received (requestTimeout " + config.requestTimeout().toMillis()
+                + " ms, minRequestRate " + config.minRequestRate() + " bytes/s)");
     }
 
     /** Starts a request if none runs and input is buffered; under lock, on the handler's thread. */
