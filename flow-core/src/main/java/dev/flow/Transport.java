@@ -128,6 +128,17 @@ public interface Transport extends Closeable {
     }
 
     /**
+     * Marks the end of a request: the handler has read it completely. The request's deadline ({@link
+     * TransportConfig#requestTimeout()}) stops; the next request starts at its first byte. A write
+     * ends the request too, so a handler that answers every request needs no call; one that reads
+     * several requests before it answers (pipelining) calls it after each. When a server stops
+     * gracefully, a session waiting between requests ends at once and one inside a request may finish
+     * it. Never blocks and is not a suspension point; the default does nothing.
+     */
+    default void endRequest() {
+    }
+
+    /**
      * Writes {@code line} followed by {@link TransportConfig#lineSeparator()}, in the configured
      * charset.
      *

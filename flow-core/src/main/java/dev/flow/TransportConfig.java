@@ -10,8 +10,15 @@ import java.util.Objects;
  *
  * <p>Defaults: UTF-8, lenient decoding (malformed input becomes U+FFFD), lines ending at {@link
  * LineTerminator#LF_OR_CRLF}, written lines ending with {@code "\n"}, maximum line length 8192
- * characters, and no read, line, idle or write timeout ({@link Duration#ZERO} means "wait
+ * characters, and no read, line, request, idle or write timeout ({@link Duration#ZERO} means "wait
  * forever"). Instances are validated once, when built. Thread-safe.
+ *
+ * <p><b>Slow peers.</b> {@link #idleTimeout()} and {@link #readTimeout()} restart with every byte, so a
+ * peer that trickles one byte at a time never trips them. {@link #requestTimeout()} bounds a whole
+ * request instead: a request runs from its first byte until the handler calls {@link
+ * Transport#endRequest()} or writes, and a read that has to wait for it after {@code requestTimeout}
+ * plus one second per {@link #minRequestRate()} bytes received fails with a {@link
+ * java.net.SocketTimeoutException}.
  */
 public final class TransportConfig {
 
@@ -27,6 +34,8 @@ public final class TransportConfig {
     private final Duration lineTimeout;
     private final Duration idleTimeout;
     private final Duration writeTimeout;
+    private final Duration requestTimeout;
+    private final long minRequestRate;
 
     private TransportConfig(Builder b) {
         this.charset = b.charset;
@@ -38,6 +47,8 @@ public final class TransportConfig {
         this.lineTimeout = b.lineTimeout;
         this.idleTimeout = b.idleTimeout;
         this.writeTimeout = b.writeTimeout;
+        this.requestTimeout = b.requestTimeout;
+        this.minRequestRate = b.minRequestRate;
     }
 
     /** Returns a builder initialised with the defaults. */
@@ -49,7 +60,8 @@ public final class TransportConfig {
     public Builder toBuilder() {
         return new Builder().charset(charset).strictDecoding(strictDecoding).lineTerminator(lineTerminator)
                 .lineSeparator(lineSeparator).maxLineLength(maxLineLength).readTimeout(readTimeout)
-                .lineTimeout(lineTimeout).idleTimeout(idleTimeout).writeTimeout(writeTimeout);
+                .lineTimeout(lineTimeout).idleTimeout(idleTimeout).writeTimeout(writeTimeout)
+                .requestTimeout(requestTimeout).minRequestRate(minRequestRate);
     }
 
     /** The charset lines and text are encoded and decoded with. */
@@ -113,13 +125,40 @@ public final class TransportConfig {
         return writeTimeout;
     }
 
+    /**
+     * How long a request may take to arrive; {@link Duration#ZERO} (the default) waits forever. A
+     * request starts at its first byte, as seen by a read (a byte already buffered when the read is
+     * called, or the first to arrive while it waits), and ends when the handler calls {@link
+     * Transport#endRequest()} or writes (an answer means the request was read). While a request runs,
+     * a read that has to wait fails with a {@link java.net.SocketTimeoutException} naming {@code
+     * requestTimeout} once the request is older than {@code requestTimeout} plus one second for every
+     * {@link #minRequestRate()} bytes received since it started. Waits between requests are not
+     * bounded by it (see {@link #idleTimeout()}); a read that finds its bytes buffered never fails by it.
+     * Honoured by the MINA transport; the deadline is checked when a read waits, never per byte.
+     */
+    public Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    /**
+     * The rate, in bytes per second, at which a request earns more time: each {@code minRequestRate}
+     * bytes received extend {@link #requestTimeout()} by one second, so a large request that keeps
+     * arriving at least that fast is never cut off, while a peer trickling below it is, at about {@code
+     * requestTimeout} after its first byte. {@code 0} (the default): no extension, a request must
+     * arrive within {@code requestTimeout}.
+     */
+    public long minRequestRate() {
+        return minRequestRate;
+    }
+
     @Override
     public String toString() {
         return "TransportConfig[charset=" + charset + ", strictDecoding=" + strictDecoding
                 + ", lineTerminator=" + lineTerminator + ", lineSeparator=" + escape(lineSeparator)
                 + ", maxLineLength=" + maxLineLength + ", readTimeout=" + readTimeout
                 + ", lineTimeout=" + lineTimeout + ", idleTimeout=" + idleTimeout
-                + ", writeTimeout=" + writeTimeout + "]";
+                + ", writeTimeout=" + writeTimeout + ", requestTimeout=" + requestTimeout
+                + ", minRequestRate=" + minRequestRate + "]";
     }
 
     private static String escape(String s) {
@@ -137,6 +176,8 @@ public final class TransportConfig {
         private Duration lineTimeout = Duration.ZERO;
         private Duration idleTimeout = Duration.ZERO;
         private Duration writeTimeout = Duration.ZERO;
+        private Duration requestTimeout = Duration.ZERO;
+        private long minRequestRate;
 
         private Builder() {
         }
@@ -200,6 +241,27 @@ public final class TransportConfig {
         /** Sets the write timeout; {@link Duration#ZERO} (the default) waits forever. */
         public Builder writeTimeout(Duration writeTimeout) {
             this.writeTimeout = checkTimeout("writeTimeout", writeTimeout);
+            return this;
+        }
+
+        /**
+         * Sets how long a request may take to arrive (see {@link TransportConfig#requestTimeout()});
+         * {@link Duration#ZERO} (the default) waits forever.
+         */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = checkTimeout("requestTimeout", requestTimeout);
+            return this;
+        }
+
+        /**
+         * Sets the bytes per second that extend the request timeout by one second (see {@link
+         * TransportConfig#minRequestRate()}); default 0 (no extension), must be &gt;= 0.
+         */
+        public Builder minRequestRate(long bytesPerSecond) {
+            if (bytesPerSecond < 0) {
+                throw new IllegalArgumentException("minRequestRate: " + bytesPerSecond + " (expected: >= 0)");
+            }
+            this.minRequestRate = bytesPerSecond;
             return this;
         }
 

@@ -18,6 +18,8 @@ class ConfigValidationTest {
         assertEquals(Duration.ZERO, c.writeTimeout());
         assertEquals(Duration.ZERO, c.lineTimeout());
         assertEquals(Duration.ZERO, c.idleTimeout());
+        assertEquals(Duration.ZERO, c.requestTimeout());
+        assertEquals(0, c.minRequestRate());
         assertEquals(LineTerminator.LF_OR_CRLF, c.lineTerminator());
         assertEquals("\n", c.lineSeparator());
         assertEquals(false, c.strictDecoding());
@@ -41,6 +43,15 @@ class ConfigValidationTest {
     }
 
     @Test
+    void requestTimeoutAndMinRequestRateMustNotBeNegative() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TransportConfig.builder().requestTimeout(Duration.ofSeconds(-1)));
+        assertEquals("requestTimeout: PT-1S (expected: >= 0)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> TransportConfig.builder().minRequestRate(-1));
+        assertEquals("minRequestRate: -1 (expected: >= 0)", e.getMessage());
+    }
+
+    @Test
     void maxLineLengthMustBePositive() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> TransportConfig.builder().maxLineLength(0));
@@ -58,7 +69,8 @@ class ConfigValidationTest {
     void toBuilderRoundTrips() {
         TransportConfig c = TransportConfig.builder().maxLineLength(10).writeTimeout(Duration.ofSeconds(2))
                 .lineTerminator(LineTerminator.CRLF).lineSeparator("\r\n").strictDecoding(true)
-                .lineTimeout(Duration.ofSeconds(3)).idleTimeout(Duration.ofSeconds(4)).build();
+                .lineTimeout(Duration.ofSeconds(3)).idleTimeout(Duration.ofSeconds(4))
+                .requestTimeout(Duration.ofSeconds(5)).minRequestRate(100).build();
         TransportConfig d = c.toBuilder().build();
         assertEquals(c.toString(), d.toString());
     }

@@ -688,9 +688,25 @@ public final class Awaits {
                 lineLimited = true;
             }
         }
+        // The request's deadline, checked once per wait: it moves as bytes arrive (minRequestRate).
+        long requestLeft = a.requestNanosLeft();
+        boolean requestLimited = false;
+        if (requestLeft != Long.MAX_VALUE) {
+            if (requestLeft <= 0) {
+                throw a.requestTimedOut();
+            }
+            if (wait == 0 || requestLeft < wait) {
+                wait = requestLeft;
+                requestLimited = true;
+                lineLimited = false;
+            }
+        }
         if (!waitIo(a.inputReady(), wait, suspend)) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("interrupted while waiting for input from " + a.remoteAddress());
+            }
+            if (requestLimited) {
+                throw a.requestTimedOut();
             }
             if (lineLimited) {
                 throw lineTimedOut(a);

@@ -102,6 +102,26 @@ public interface AsyncTransport extends Transport {
     void checkWrite(Awaitable write) throws IOException;
 
     /**
+     * How long, in nanoseconds, the request being read may still wait for input ({@link
+     * dev.flow.TransportConfig#requestTimeout()}): {@code <= 0} if its deadline has passed, {@link
+     * Long#MAX_VALUE} if no deadline applies now (no request running, or no request timeout). Called
+     * by a read that is about to wait; the default: {@link Long#MAX_VALUE}.
+     */
+    default long requestNanosLeft() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * The exception for a read that waited past the request's deadline, naming {@code requestTimeout},
+     * its value, the bytes received and {@code minRequestRate}. The transport stays usable.
+     */
+    default SocketTimeoutException requestTimedOut() {
+        return new SocketTimeoutException("request from " + remoteAddress() + " not complete after "
+                + config().requestTimeout().toMillis() + " ms (requestTimeout " + config().requestTimeout().toMillis()
+                + " ms, minRequestRate " + config().minRequestRate() + " bytes/s)");
+    }
+
+    /**
      * Called when a write or flush waited longer than {@code timeout}: ends the connection at once
      * (the queued bytes can no longer be trusted to go out) and returns the exception to throw.
      */

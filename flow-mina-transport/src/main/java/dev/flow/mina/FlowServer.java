@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.CharacterCodingException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,14 @@ import org.slf4j.LoggerFactory;
  * <p><b>Sessions.</b> When the handler ends, normally or not, the session is closed; a failing handler
  * affects no other session. At most {@link Builder#maxSessions(int)} handlers run at once; sessions
  * beyond are rejected (closed at once) or queued, by {@link Builder#overflow(Overflow)}. {@link #stats()}
- * tells handler failures apart from peers that reset or close.
+ * tells handler failures apart from peers that reset or close. Slow peers are bounded by the
+ * transport configuration ({@link Builder#config(TransportConfig)}): {@link
+ * TransportConfig#requestTimeout()} cuts off a peer that trickles a request, counted in {@link
+ * SessionStats#timedOut()}.
+ *
+ * <p><b>Stopping.</b> {@link #close()} stops at once; {@link #close(Duration)} stops gracefully: it
+ * stops accepting, lets the requests in flight finish within the grace period (sessions waiting
+ * between requests end at once), then closes what is left.
  *
  * <p><b>Memory.</b> The sessions share an {@link InputBudget} ({@link Builder#inputBudget}; by default
  * one of its own of a quarter of the maximum heap, {@link InputBudget#defaultMaxBytes()}): their
@@ -148,6 +156,8 @@ public final class FlowServer implements AutoCloseable {
     private final LongAdder rejected = new LongAdder();
     private final AtomicBoolean schedulerClosedReported = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set when the sessions left are ended: from then on no handler starts. */
+    private volatile boolean aborting;
     private final SocketAddress localAddress;
     private final InputBudget inputBudget;
     private final TransportIoHandler ioHandler;
@@ -253,7 +263,8 @@ public final class FlowServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting, closes every open session and releases the acceptor's threads. Session
+     * Stops at once, without a grace period: {@code close(Duration.ZERO)}. Stops accepting, closes every
+     * open session and releases the acceptor's threads. Session
      * handlers get an {@link IOException} ("server ... stopped") at their next read, after any input
      * already buffered; writes to the closed session fail. In sync mode the session threads are also
      * interrupted, and this method waits for them to end. The scheduler is not closed. Blocks until
@@ -262,9 +273,88 @@ public final class FlowServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        close(Duration.ZERO);
+    }
+
+    /**
+     * Stops gracefully: stops accepting at once, lets the requests in flight finish for up to {@code
+     * grace}, then closes what is left as {@link #close()} does.
+     *
+     * <p>In flight means: a handler that is working (computing, sleeping, writing) goes on; a read
+     * inside a request (the request's first byte was read, and neither {@link Transport#endRequest()}
+     * nor a write has ended it) waits for the rest of it as usual; a read that would have to wait
+     * between requests, with nothing buffered, sees the end of the input instead ({@code readLine}
+     * returns {@code null}, {@code read} returns -1), so the handler ends at a request boundary and its
+     * session closes once its answer is written. A request already buffered is still read and served.
+     * Sessions queued under {@link Overflow#QUEUE} and sessions accepted from now on are closed at once
+     * ({@link SessionStats#stopped()}). When {@code grace} expires, the sessions still open are ended
+     * as by {@link #close()} (a waiting read fails with "server ... stopped", sync-mode threads are
+     * interrupted). The same in sync and continuation mode, with either {@link Dispatch}.
+     *
+     * @param grace how long sessions may take to finish; {@link Duration#ZERO} closes at once
+     * @return {@code true} if every session had ended within the grace period (a clean stop),
+     *     {@code false} if some had to be closed, or if the server was already closed
+     * @throws IllegalArgumentException if {@code grace} is negative
+     */
+    public boolean close(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
         }
+        if (!closed.compareAndSet(false, true)) {
+            return false;
+        }
+        boolean clean = !grace.isZero() && drain(grace);
+        abortAll();
+        return clean;
+    }
+
+    /**
+     * The graceful part of {@link #close(Duration)}: stops accepting, ends the sessions between
+     * requests, lets the others finish; returns whether every session ended within {@code grace}.
+     */
+    private boolean drain(Duration grace) {
+        long deadline = System.nanoTime() + saturatedNanos(grace);
+        acceptor.setCloseOnDeactivation(false);
+        acceptor.unbind();
+        for (Session s; (s = pending.poll()) != null; ) {
+            end(s, Outcome.STOPPED, null);
+        }
+        for (Session s : sessions.values()) {
+            s.transport.drain();
+        }
+        boolean interrupted = false;
+        boolean clean;
+        synchronized (sessionsChanged) {
+            while (!(clean = sessions.isEmpty() && (scheduler != null || running.get() == 0))) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    sessionsChanged.wait(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(left))));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return clean;
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    /** The immediate part of {@link #close(Duration)}: fails every session left and releases the threads. */
+    private void abortAll() {
+        aborting = true;
         // Fail the session flows before unbinding: unbinding closes the sessions, which would read as a
         // clean end of stream.
         // Threads remove themselves just before they end: take them now to join them below.
@@ -373,7 +463,7 @@ public final class FlowServer implements AutoCloseable {
 
     private void launch(Session s) {
         s.launched = true;
-        if (closed.get()) {
+        if (aborting) {
             end(s, Outcome.STOPPED, null);
             return;
         }
@@ -435,7 +525,7 @@ public final class FlowServer implements AutoCloseable {
 
     /** Continuation mode, on the setup thread: creates the task and submits it as the session's flow. */
     private void startFlow(Session s) {
-        if (closed.get()) {
+        if (aborting) {
             end(s, Outcome.STOPPED, null);
             return;
         }

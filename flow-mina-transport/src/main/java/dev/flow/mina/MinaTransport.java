@@ -40,6 +40,15 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * TransportConfig#idleTimeout()} MINA's idle detection closes a session without input or output
  * for that long (whole seconds, checked about once a second).
  *
+ * <p><b>Requests.</b> A request starts when a read sees its first byte (buffered when the read is
+ * called, or the first to arrive while it waits) and ends at {@link #endRequest()} or at the next
+ * write. With a {@link TransportConfig#requestTimeout()}, a read that has to wait inside a request
+ * waits at most until the request's deadline (the timeout plus one second per {@link
+ * TransportConfig#minRequestRate()} bytes received since its start) and then fails with a {@link
+ * SocketTimeoutException} naming both settings; the deadline is computed when a read waits, never per
+ * byte. When its server stops gracefully ({@link FlowServer#close(Duration)}), a read that would wait
+ * outside a request with nothing buffered sees the end of the input.
+ *
  * <p><b>Output: write-behind.</b> Each write is a {@code session.write(IoBuffer)} of a copy of the
  * bytes. A write is accepted at once while less than 64 KiB are queued (like a socket's send
  * buffer: no wait, no suspension); above that the writer waits until its bytes are written
@@ -112,6 +121,20 @@ public final class MinaTransport implements AsyncTransport {
     /** Set once MINA reported the session closed. */
     private volatile boolean sessionClosed;
 
+    /** {@link TransportConfig#requestTimeout()} in nanoseconds, 0 for none. */
+    private final long requestTimeoutNanos;
+    /** Bytes appended to the input since the session opened; guarded by lock. */
+    private long received;
+    /** Set by {@link #drain()}: a read that would wait between requests ends the input; guarded by lock. */
+    private boolean draining;
+    // The request being read: used on the handler's thread only (reads under lock, endRequest, writes).
+    /** Whether a request has started (its first byte was seen by a read) and not ended. */
+    private boolean inRequest;
+    /** When the running request started ({@code System.nanoTime()}), with a request timeout only. */
+    private long requestStart;
+    /** {@link #received} before the running request's first byte. */
+    private long requestBase;
+
     MinaTransport(IoSession session, TransportConfig config, InputBudget budget) {
         this.budget = budget;
         this.session = Objects.requireNonNull(session, "session");
@@ -124,6 +147,7 @@ public final class MinaTransport implements AsyncTransport {
         long detect = (long) Math.ceil(bytesPerChar) * (config.maxLineLength() + 1L) + 8;
         this.highWater = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(MIN_HIGH_WATER, detect));
         this.lowWater = highWater / 2;
+        this.requestTimeoutNanos = saturatedNanos(config.requestTimeout());
         long idle = config.idleTimeout().toMillis();
         if (idle > 0) {
             session.getConfig().setIdleTime(IdleStatus.BOTH_IDLE, (int) Math.min(Integer.MAX_VALUE, (idle + 999) / 1000));
@@ -308,6 +332,93 @@ public final class MinaTransport implements AsyncTransport {
         }
     }
 
+    /**
+     * Ends the request being read (see {@link dev.flow.Transport#endRequest()}): its deadline stops,
+     * the next starts at the next byte a read sees. Never blocks; on the handler's thread.
+     */
+    @Override
+    public void endRequest() {
+        inRequest = false;
+    }
+
+    // ---------------------------------------------------------------- requests and draining
+
+    /**
+     * The time left before the running request's deadline: {@link TransportConfig#requestTimeout()}
+     * after its first byte, plus one second per {@link TransportConfig#minRequestRate()} bytes
+     * received since. {@link Long#MAX_VALUE} between requests or without a request timeout.
+     */
+    @Override
+    public long requestNanosLeft() {
+        if (!inRequest || requestTimeoutNanos == 0) {
+            return Long.MAX_VALUE;
+        }
+        long got;
+        synchronized (lock) {
+            got = received - requestBase;
+        }
+        long rate = config.minRequestRate();
+        double allowance = requestTimeoutNanos + (rate == 0 ? 0 : got * 1e9 / rate);
+        double left = allowance - (System.nanoTime() - requestStart);
+        // Beyond about 146 years: no deadline to time a wait with (the next wait checks again).
+        return left >= (double) (1L << 62) ? Long.MAX_VALUE : (long) left;
+    }
+
+    /** The timeout of a request that did not arrive in time: its age, its bytes and both settings. */
+    @Override
+    public SocketTimeoutException requestTimedOut() {
+        long got;
+        synchronized (lock) {
+            got = received - requestBase;
+        }
+        long age = inRequest ? (System.nanoTime() - requestStart) / 1_000_000 : 0;
+        return new SocketTimeoutException("request from " + remoteAddress() + " not complete after " + age
+                + " ms, " + got + " bytes received (requestTimeout " + config.requestTimeout().toMillis()
+                + " ms, minRequestRate " + config.minRequestRate() + " bytes/s)");
+    }
+
+    /** Starts a request if none runs and input is buffered; under lock, on the handler's thread. */
+    private void startRequestIfInput() {
+        if (!inRequest && in.size() > 0) {
+            inRequest = true;
+            if (requestTimeoutNanos > 0) {
+                requestStart = System.nanoTime();
+                requestBase = received - in.size();
+            }
+        }
+    }
+
+    /** Whether the input ends here because the server is stopping: nothing buffered, no request running; under lock. */
+    private boolean drained() {
+        return draining && !inRequest && in.size() == 0;
+    }
+
+    /**
+     * The server is stopping gracefully: from now on, a read that would have to wait while no request
+     * runs and nothing is buffered sees the end of the input, so the handler ends at a request
+     * boundary; a request already started may still be read. Wakes a waiting reader to check. Never
+     * blocks; any thread.
+     */
+    void drain() {
+        Signal s;
+        synchronized (lock) {
+            draining = true;
+            arrived = true;
+            s = takeWaiter();
+        }
+        if (s != null) {
+            s.complete();
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
     // ---------------------------------------------------------------- non-blocking primitives
 
     /**
@@ -323,6 +434,7 @@ public final class MinaTransport implements AsyncTransport {
             synchronized (lock) {
                 arrived = false;
                 checkReadable();
+                startRequestIfInput();
                 try {
                     line = in.pollLine(terminator, maxLength, eof && failure == null);
                 } finally {
@@ -358,12 +470,13 @@ public final class MinaTransport implements AsyncTransport {
         synchronized (lock) {
             arrived = false;
             checkReadable();
+            startRequestIfInput();
             n = in.read(dst, off, len);
             if (n == 0) {
                 if (failure != null) {
                     throw failed();
                 }
-                return eof && len > 0 ? -1 : 0;
+                return (eof || drained()) && len > 0 ? -1 : 0;
             }
             adjust = needsResume();
             delta = account();
@@ -384,12 +497,13 @@ public final class MinaTransport implements AsyncTransport {
         synchronized (lock) {
             arrived = false;
             checkReadable();
+            startRequestIfInput();
             k = in.skip(n);
             if (k == 0) {
                 if (failure != null) {
                     throw failed();
                 }
-                return eof && n > 0 ? -1 : 0;
+                return (eof || drained()) && n > 0 ? -1 : 0;
             }
             adjust = needsResume();
             delta = account();
@@ -403,12 +517,13 @@ public final class MinaTransport implements AsyncTransport {
 
     /**
      * Returns whether the input has ended: the peer closed or shut down its output, the connection
-     * failed, a line was too long, or this transport was closed.
+     * failed, a line was too long, this transport was closed, or its server is stopping and no
+     * request is running or buffered (see {@link #drain()}).
      */
     @Override
     public boolean isInputClosed() {
         synchronized (lock) {
-            return eof || closed || failure != null || in.failed();
+            return eof || closed || failure != null || in.failed() || drained();
         }
     }
 
@@ -423,7 +538,7 @@ public final class MinaTransport implements AsyncTransport {
         Signal s;
         Signal stale;
         synchronized (lock) {
-            if (arrived || eof || closed || failure != null || in.failed()) {
+            if (arrived || eof || closed || failure != null || in.failed() || drained()) {
                 return Signal.DONE;
             }
             stale = waiter;
@@ -520,6 +635,7 @@ public final class MinaTransport implements AsyncTransport {
      */
     private Awaitable write(IoBuffer b) throws IOException {
         throwWriteFailure();
+        inRequest = false;
         WriteFuture f = session.write(b);
         IoFutureAwaitable w = new IoFutureAwaitable(f);
         lastWrite = w;
@@ -608,6 +724,7 @@ public final class MinaTransport implements AsyncTransport {
             if (closed || eof || failure != null || in.failed()) {
                 return;
             }
+            received += data.remaining();
             in.append(data.buf());
             arrived = true;
             s = takeWaiter();

@@ -11,6 +11,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -161,6 +163,29 @@ class HttpServerClientTest {
         closeIdleConnection();
         assertEquals(1, server.sessionStats().timedOut(), server.sessionStats()::toString);
         assertEquals(0, server.sessionStats().failed() + server.sessionStats().closedByPeer(), server.sessionStats()::toString);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "continuation"})
+    void aRequestTrickledPastTheRequestTimeoutGets408AndCountsAsTimedOut(String mode) throws Exception {
+        start(mode, "--request-timeout-ms", "500");
+        try (Socket s = new Socket("127.0.0.1", server.address().getPort())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            long t0 = System.nanoTime();
+            // A header field every 50 ms: each line in time, the head never complete.
+            for (int i = 0; i < 200 && s.getInputStream().available() == 0; i++) {
+                out.write("X: 1\r\n".getBytes(StandardCharsets.US_ASCII));
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+            String all = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(all.startsWith("HTTP/1.1 408 Request Timeout\r\n") && all.contains("\r\nConnection: close\r\n"), all);
+            assertTrue(ms >= 450 && ms < 5000, () -> "answered after " + ms + " ms (request timeout 500 ms)");
+        }
+        assertTrue(server.awaitIdle(Duration.ofSeconds(10)), () -> server.sessionStats().toString());
+        assertEquals(1, server.sessionStats().timedOut(), server.sessionStats()::toString);
     }
 
     private void closeIdleConnection() throws Exception {

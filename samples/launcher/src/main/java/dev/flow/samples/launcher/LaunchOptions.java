@@ -14,8 +14,9 @@ import java.util.Map;
  * [--dispatch workers|io-threads]} plus the protocol's own settings. Immutable.
  *
  * <p>Defaults: port 0 (a free one), mode continuation, 2 workers, policy {@code immediately}, dispatch
- * {@code workers}, at most 65,536 sessions at once (more are closed at once). Sync mode runs one thread
- * per session and takes none of {@code --workers}, {@code --policy}, {@code --dispatch}.
+ * {@code workers}, at most 65,536 sessions at once (more are closed at once), a grace period of 10 s on
+ * SIGTERM ({@code --grace}). Sync mode runs one thread per session and takes none of {@code --workers},
+ * {@code --policy}, {@code --dispatch}.
  */
 public final class LaunchOptions {
 
@@ -31,6 +32,8 @@ public final class LaunchOptions {
     static final int MAX_WORKERS = 1024;
     /** The default of {@code --max-sessions}. */
     static final int DEFAULT_MAX_SESSIONS = 65_536;
+    /** The default of {@code --grace}. */
+    static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
     private final int port;
     private final Mode mode;
@@ -40,9 +43,11 @@ public final class LaunchOptions {
     private final int maxSessions;
     private final Map<String, String> settings;
     private final boolean help;
+    private final Duration grace;
 
     private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, Dispatch dispatch, int maxSessions,
-            Map<String, String> settings, boolean help) {
+            Map<String, String> settings, boolean help, Duration grace) {
+        this.grace = grace;
         this.dispatch = dispatch;
         this.port = port;
         this.mode = mode;
@@ -67,6 +72,7 @@ public final class LaunchOptions {
         int maxSessions = DEFAULT_MAX_SESSIONS;
         Map<String, String> settings = new LinkedHashMap<>();
         boolean help = false;
+        Duration grace = DEFAULT_GRACE;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
@@ -106,6 +112,9 @@ public final class LaunchOptions {
                 case "max-sessions":
                     maxSessions = number("--max-sessions", value, 1, Integer.MAX_VALUE);
                     break;
+                case "grace":
+                    grace = parseGrace(value);
+                    break;
                 default:
                     String key = name;
                     if (protocolSettings.stream().noneMatch(s -> s.name().equals(key))) {
@@ -121,7 +130,21 @@ public final class LaunchOptions {
         }
         return new LaunchOptions(port, mode, workers != null ? workers : 2,
                 policy != null ? policy : SuspendPolicy.immediately(), dispatch != null ? dispatch : Dispatch.WORKERS,
-                maxSessions, settings, help);
+                maxSessions, settings, help, grace);
+    }
+
+    /** Parses {@code <n>s} or {@code <n>ms}, at most an hour; {@code 0} stops at once. */
+    static Duration parseGrace(String v) {
+        String s = v.toLowerCase(Locale.ROOT);
+        String digits = s.endsWith("ms") ? s.substring(0, s.length() - 2) : s.endsWith("s") ? s.substring(0, s.length() - 1) : s;
+        if (!digits.isEmpty() && digits.length() <= 9 && digits.chars().allMatch(Character::isDigit)
+                && (s.endsWith("s") || Long.parseLong(digits) == 0)) {
+            Duration d = s.endsWith("ms") ? Duration.ofMillis(Long.parseLong(digits)) : Duration.ofSeconds(Long.parseLong(digits));
+            if (d.compareTo(Duration.ofHours(1)) <= 0) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("--grace: " + v + " (expected: <n>s or <n>ms, 0..1h)");
     }
 
     private static Mode parseMode(String v) {
@@ -203,6 +226,9 @@ public final class LaunchOptions {
                 .append("                    io-threads resume a flow woken by its input on the I/O thread that read it\n")
                 .append("  --max-sessions N  sessions served at once; more are closed at once (default ")
                 .append(DEFAULT_MAX_SESSIONS).append(")\n")
+                .append("  --grace T         on SIGTERM: stop accepting, let requests in flight finish for up to T\n")
+                .append("                    (<n>s or <n>ms; default ").append(DEFAULT_GRACE.toSeconds())
+                .append("s), then close the rest; exit 0 if all finished, else 143\n")
                 .append("  --help            this text\n")
                 .append("settings:\n");
         for (SampleProtocol.Setting s : protocol.settings()) {
@@ -247,6 +273,11 @@ public final class LaunchOptions {
         return settings;
     }
 
+    /** How long requests in flight may take to finish when the server stops on SIGTERM ({@code --grace}). */
+    public Duration grace() {
+        return grace;
+    }
+
     /** Whether {@code --help} was given. */
     public boolean help() {
         return help;
@@ -257,6 +288,6 @@ public final class LaunchOptions {
         return "mode=" + mode.name().toLowerCase(Locale.ROOT)
                 + (mode == Mode.CONTINUATION ? " workers=" + workers + " policy=" + policy
                         + " dispatch=" + dispatchName(dispatch) : " (thread per session)")
-                + " maxSessions=" + maxSessions + (settings.isEmpty() ? "" : " " + settings);
+                + " maxSessions=" + maxSessions + " grace=" + grace.toMillis() + "ms" + (settings.isEmpty() ? "" : " " + settings);
     }
 }

@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A running sample server: a {@link FlowServer} on 127.0.0.1 whose sessions run the protocol's
@@ -20,8 +21,12 @@ import java.util.concurrent.CountDownLatch;
  * cannot suspend blocks its worker and logs a warning).
  *
  * <p>{@link #main(SampleProtocol, String[])} is the whole command line of a sample jar: it prints
- * {@code listening on 127.0.0.1:P} once bound, stops cleanly on SIGTERM (a shutdown hook closes the
- * server, then the scheduler), exits 2 on a bad option and 1 if the port cannot be bound.
+ * {@code listening on 127.0.0.1:P} once bound, exits 2 on a bad option and 1 if the port cannot be
+ * bound. On SIGTERM (or SIGINT) a shutdown hook stops gracefully ({@link #close(Duration)} with {@code
+ * --grace}, default 10 s): the server stops accepting, requests in flight finish, then it prints
+ * {@code stopped: ...} and the process exits with 0 if every session ended within the grace period
+ * ({@code Runtime.halt(0)}, the hook being the last thing that runs), else with the JVM's 143 (128 +
+ * SIGTERM) after closing the sessions left.
  *
  * <p><b>Threads.</b> Thread-safe; {@link #close()} blocks until every session has closed.
  */
@@ -143,8 +148,18 @@ public final class SampleServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(Duration.ZERO);
+    }
+
+    /**
+     * Stops gracefully ({@link FlowServer#close(Duration)}): stops accepting, lets the requests in flight
+     * finish for up to {@code grace}, closes the sessions left, then closes the scheduler and waits up
+     * to 10 s for its workers to stop. Returns whether every session ended within the grace period; a
+     * second call does nothing and returns {@code false}. Restores the interrupt if interrupted.
+     */
+    public boolean close(Duration grace) {
         try {
-            server.close();
+            return server.close(grace);
         } finally {
             if (scheduler != null) {
                 scheduler.close();
@@ -196,8 +211,17 @@ public final class SampleServer implements AutoCloseable {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
+            long t0 = System.nanoTime();
+            boolean clean = server.close(options.grace());
+            SessionStats s = server.sessionStats();
+            out.println("stopped: " + (clean ? "every session ended" : "sessions left were closed") + " within "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms (grace " + options.grace().toMillis()
+                    + " ms); " + s);
+            out.flush();
             stopped.countDown();
+            if (clean) {
+                Runtime.getRuntime().halt(0);
+            }
         }, protocol.name() + "-shutdown"));
         out.println(protocol.name() + ": " + options);
         out.println("listening on 127.0.0.1:" + server.address().getPort());

@@ -2,10 +2,18 @@ package dev.flow.samples.redis;
 
 import dev.flow.TransportConfig;
 import dev.flow.samples.launcher.SampleProtocol;
+import dev.flow.samples.launcher.SlowPeerSettings;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** The RESP sample for {@link dev.flow.samples.launcher.SampleServer}: settings and the shared store. Immutable. */
+/**
+ * The RESP sample for {@link dev.flow.samples.launcher.SampleServer}: settings and the shared store.
+ * Slow peers: a connection idle for {@code --idle-timeout-ms} (default 300 s) is closed, and a command
+ * must arrive within {@code --request-timeout-ms} (default 30 s) of its first byte, plus 1 s per {@code
+ * --min-request-rate} bytes (default 1,024), else the connection closes (see {@link SlowPeerSettings}).
+ * Immutable.
+ */
 public final class RedisProtocol implements SampleProtocol {
 
     static final Setting MAX_BULK = new Setting("max-bulk-bytes", String.valueOf(16 << 20),
@@ -14,6 +22,8 @@ public final class RedisProtocol implements SampleProtocol {
             "most arguments in one multibulk request");
     static final Setting MAX_INLINE = new Setting("max-inline-bytes", String.valueOf(64 << 10),
             "longest inline command or length line, bytes");
+    static final Setting IDLE_TIMEOUT = new Setting("idle-timeout-ms", "300000",
+            "close a connection idle that long, 0 = never (whole seconds)");
 
     @Override
     public String name() {
@@ -27,7 +37,8 @@ public final class RedisProtocol implements SampleProtocol {
 
     @Override
     public List<Setting> settings() {
-        return List.of(MAX_BULK, MAX_MULTIBULK, MAX_INLINE);
+        return List.of(MAX_BULK, MAX_MULTIBULK, MAX_INLINE, IDLE_TIMEOUT, SlowPeerSettings.REQUEST_TIMEOUT,
+                SlowPeerSettings.MIN_REQUEST_RATE);
     }
 
     /** A new, empty {@link Store} per server, shared by its sessions. */
@@ -35,7 +46,10 @@ public final class RedisProtocol implements SampleProtocol {
     public Setup setup(Map<String, String> values) {
         RedisLimits limits = new RedisLimits(MAX_BULK.intValue(values, 1, Integer.MAX_VALUE - 2),
                 MAX_MULTIBULK.intValue(values, 1, Integer.MAX_VALUE), MAX_INLINE.intValue(values, 16, 64 << 20));
-        TransportConfig config = TransportConfig.builder().maxLineLength(limits.maxInlineBytes()).build();
+        TransportConfig config = SlowPeerSettings.apply(TransportConfig.builder(), values)
+                .maxLineLength(limits.maxInlineBytes())
+                .idleTimeout(Duration.ofMillis(IDLE_TIMEOUT.intValue(values, 0, Integer.MAX_VALUE)))
+                .build();
         return new Setup(config, List.of(new Store(), limits));
     }
 }

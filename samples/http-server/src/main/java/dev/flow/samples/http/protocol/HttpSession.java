@@ -8,6 +8,7 @@ import dev.flow.samples.wire.OutputBuffer;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +23,8 @@ import java.util.concurrent.Callable;
  * batched and go out when the input runs dry. A malformed request gets 400, an unknown path 404, a
  * known path with another method 405, a request head over the {@link HttpLimits limit} 414 or 431, a
  * body over it 413, a transfer coding other than chunked 501, another HTTP major version 505: each with
- * {@code Connection: close}, and the session ends.
+ * {@code Connection: close}, and the session ends. A request that does not arrive within the
+ * transport's request timeout gets 408 and the session ends.
  *
  * <p>Thread model: one flow (or thread) per connection; shares nothing.
  */
@@ -57,6 +59,7 @@ public final class HttpSession implements Callable<Long> {
                 }
                 current = request;
                 readBody(request);
+                transport.endRequest();
                 served++;
                 boolean keepAlive = request.keepAlive();
                 route(request, keepAlive);
@@ -67,6 +70,15 @@ public final class HttpSession implements Callable<Long> {
             }
         } catch (HttpError e) {
             respond(current, e.status, TEXT, (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8), false);
+        } catch (SocketTimeoutException e) {
+            // The request did not arrive in time (requestTimeout): 408, then the session ends as timed out.
+            respond(current, 408, TEXT, "request timeout\n".getBytes(StandardCharsets.UTF_8), false);
+            try {
+                out.send(transport);
+            } catch (IOException notSent) {
+                e.addSuppressed(notSent);
+            }
+            throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while serving " + transport.remoteAddress());
@@ -272,6 +284,7 @@ public final class HttpSession implements Callable<Long> {
             case 400: return "Bad Request";
             case 404: return "Not Found";
             case 405: return "Method Not Allowed";
+            case 408: return "Request Timeout";
             case 413: return "Content Too Large";
             case 414: return "URI Too Long";
             case 417: return "Expectation Failed";

@@ -51,6 +51,7 @@ public final class RespSession implements Callable<Long> {
                 if (args == null) {
                     break;
                 }
+                transport.endRequest();
                 if (args.isEmpty()) {
                     continue;
                 }

@@ -1,0 +1,160 @@
+package dev.flow.samples.hostile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.samples.http.HttpServer;
+import dev.flow.samples.redis.RedisServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Finding 4 of #14: a peer trickling its request one byte at a time was never cut off (HTTP's idle
+ * timeout restarts on every byte; the Redis sample had no timeout). Now both samples bound a request
+ * with {@code --request-timeout-ms}: peers sending one byte every 500 ms are cut off within the
+ * configured 2 s (plus a little for the scheduling of a loaded machine), while a good client is served
+ * meanwhile; an idle Redis connection is closed after {@code --idle-timeout-ms}. Sync and continuation.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class SlowPeerTest {
+
+    private static final int TRICKLERS = 20;
+    private static final long REQUEST_TIMEOUT_MS = 2_000;
+    private static final long TRICKLE_MS = 500;
+    /** How much later than the deadline a cut-off may be seen: two trickle periods and scheduling. */
+    private static final long SLACK_MS = 3_000;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "continuation"})
+    void httpPeersTricklingARequestAreCutOffAtTheRequestTimeout(String mode) throws Exception {
+        String request = "GET / HTTP/1.1\r\nHost: flow\r\nX-Slow: " + "z".repeat(40) + "\r\n\r\n";
+        try (SampleProcess server = start(HttpServer.class, mode)) {
+            List<Long> cutAfter = trickle(server, request, "GET / HTTP/1.1\r\nHost: flow\r\nConnection: close\r\n\r\n",
+                    "HTTP/1.1 200 OK");
+            assertCutOffInTime(cutAfter);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "continuation"})
+    void redisPeersTricklingACommandAreCutOffAtTheRequestTimeout(String mode) throws Exception {
+        String command = "*3\r\n$3\r\nSET\r\n$4\r\nslow\r\n$20\r\n" + "v".repeat(20) + "\r\n";
+        try (SampleProcess server = start(RedisServer.class, mode)) {
+            List<Long> cutAfter = trickle(server, command, "PING\r\n", "+PONG");
+            assertCutOffInTime(cutAfter);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "continuation"})
+    void anIdleRedisConnectionIsClosedAfterTheIdleTimeout(String mode) throws Exception {
+        try (SampleProcess server = SampleProcess.of(RedisServer.class).jvm("-Xmx64m")
+                .args("--mode", mode, "--idle-timeout-ms", "1000").start();
+             Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            s.setSoTimeout(10_000);
+            long t0 = System.nanoTime();
+            assertEquals(-1, s.getInputStream().read(), "the server closes the idle connection");
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(ms >= 900 && ms < 5_000, "closed after " + ms + " ms (idle timeout 1000 ms, whole seconds)");
+        }
+    }
+
+    private static SampleProcess start(Class<?> main, String mode) throws IOException {
+        return SampleProcess.of(main).jvm("-Xmx64m")
+                .args("--mode", mode, "--request-timeout-ms", Long.toString(REQUEST_TIMEOUT_MS)).start();
+    }
+
+    /**
+     * Opens {@link #TRICKLERS} connections and sends {@code request} on each, one byte every {@link
+     * #TRICKLE_MS}, until the server answers or closes; meanwhile a good client sends {@code good} and
+     * expects {@code goodAnswer}. Returns, per connection, the milliseconds from its first byte to the
+     * cut-off.
+     */
+    private static List<Long> trickle(SampleProcess server, String request, String good, String goodAnswer)
+            throws Exception {
+        byte[] bytes = request.getBytes(StandardCharsets.US_ASCII);
+        List<Socket> peers = new ArrayList<>();
+        List<Long> cutAfter = new ArrayList<>();
+        try {
+            for (int i = 0; i < TRICKLERS; i++) {
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
+                s.setSoTimeout(1);
+                peers.add(s);
+                cutAfter.add(-1L);
+            }
+            long t0 = System.nanoTime();
+            long giveUp = t0 + TimeUnit.MILLISECONDS.toNanos(REQUEST_TIMEOUT_MS + SLACK_MS * 2);
+            for (int sent = 0; sent < bytes.length && cutAfter.contains(-1L) && System.nanoTime() - giveUp < 0; sent++) {
+                for (int i = 0; i < peers.size(); i++) {
+                    if (cutAfter.get(i) < 0 && sendOrSeeCutOff(peers.get(i), bytes[sent])) {
+                        cutAfter.set(i, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+                    }
+                }
+                if (sent == 1) {
+                    assertEquals(goodAnswer, askOnce(server, good), "a good client is served meanwhile");
+                }
+                paceUntil(t0 + TimeUnit.MILLISECONDS.toNanos(TRICKLE_MS * (sent + 1)));
+            }
+        } finally {
+            for (Socket s : peers) {
+                s.close();
+            }
+        }
+        return cutAfter;
+    }
+
+    /** The trickling peer's pace: returns at {@code nanoTime}. */
+    private static void paceUntil(long nanoTime) {
+        for (long left; (left = nanoTime - System.nanoTime()) > 0; ) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** Sends one byte; returns whether the server has answered or closed the connection instead. */
+    private static boolean sendOrSeeCutOff(Socket s, byte b) {
+        try {
+            InputStream in = s.getInputStream();
+            try {
+                in.read(); // an answer (HTTP: 408) or the end of the stream
+                return true;
+            } catch (SocketTimeoutException nothingYet) {
+                // still open and silent: go on trickling
+            }
+            s.getOutputStream().write(b);
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    private static String askOnce(SampleProcess server, String request) throws IOException {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            for (int c; (c = in.read()) >= 0 && c != '\r'; ) {
+                line.append((char) c);
+            }
+            return line.toString();
+        }
+    }
+
+    private static void assertCutOffInTime(List<Long> cutAfter) {
+        for (long ms : cutAfter) {
+            assertTrue(ms >= REQUEST_TIMEOUT_MS - 100 && ms <= REQUEST_TIMEOUT_MS + SLACK_MS,
+                    "cut off after " + ms + " ms (request timeout " + REQUEST_TIMEOUT_MS + " ms; -1: never): " + cutAfter);
+        }
+    }
+}
