@@ -21,11 +21,15 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>{@link #main(SampleProtocol, String[])} is the whole command line of a sample jar: it prints
  * {@code listening on 127.0.0.1:P} once bound, stops cleanly on SIGTERM (a shutdown hook closes the
- * server, then the scheduler), exits 2 on a bad option and 1 if the port cannot be bound.
+ * server, then the scheduler; if that takes over 60 s, the JVM is halted with status 1), exits 2 on a
+ * bad option and 1 if the port cannot be bound.
  *
  * <p><b>Threads.</b> Thread-safe; {@link #close()} blocks until every session has closed.
  */
 public final class SampleServer implements AutoCloseable {
+
+    /** How long a stop on SIGTERM may take before the JVM is halted: 60 s. */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(60);
 
     private final FlowScheduler scheduler;
     private final FlowServer server;
@@ -169,6 +173,25 @@ public final class SampleServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a daemon thread that halts the JVM (exit status 1) if the shutdown has not ended within
+     * {@code limit}: a stop must end even if a session, an I/O processor or the scheduler cannot.
+     */
+    private static void haltIfNotStoppedWithin(Duration limit, String name, PrintStream err) {
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(limit.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            err.println("error: " + name + " did not stop within " + limit.toSeconds() + " s; halting");
+            err.flush();
+            Runtime.getRuntime().halt(1);
+        }, name + "-stop-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
     static int run(SampleProtocol protocol, String[] args, PrintStream out, PrintStream err)
             throws InterruptedException {
         LaunchOptions options;
@@ -196,6 +219,7 @@ public final class SampleServer implements AutoCloseable {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            haltIfNotStoppedWithin(STOP_LIMIT, protocol.name(), err);
             server.close();
             stopped.countDown();
         }, protocol.name() + "-shutdown"));
