@@ -1,5 +1,6 @@
 package dev.flow.mina;
 
+import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -67,6 +68,11 @@ final class FlowNioProcessors {
      * read event. Once a read has filled less than the room the buffer had, the next read into that
      * same buffer returns 0 without a system call: the socket was drained at that moment, and bytes or
      * an end of stream that arrive later make the level-triggered selector report the session again.
+     *
+     * <p><b>Failed reads.</b> A read that fails with an {@link IOException} (a peer's reset) closes the
+     * session and fires {@code exceptionCaught} as MINA does, but without MINA's ERROR line per
+     * connection ("Exception occured while trying to read"): the server or connector counts it and
+     * logs at most a summary line per interval.
      *
      * <p>Public only because MINA's {@link SimpleIoProcessorPool} calls its constructor by reflection;
      * its enclosing class keeps it out of reach of other packages.
@@ -157,7 +163,16 @@ final class FlowNioProcessors {
             }
             int room = buf.remaining();
             readCalls.lazySet(readCalls.get() + 1);
-            int n = super.read(session, buf);
+            int n;
+            try {
+                n = super.read(session, buf);
+            } catch (IOException e) {
+                // What MINA does with a failed read, without its ERROR line per connection: a reset is
+                // the peer's doing, counted and summarized by the session's owner.
+                session.closeNow();
+                session.getFilterChain().fireExceptionCaught(e);
+                return 0;
+            }
             if (n > 0 && n < room) {
                 shortRead = buf;
             }

@@ -1,5 +1,6 @@
 package dev.flow.mina;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.LineTooLongException;
@@ -7,6 +8,8 @@ import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.internal.FlowTask;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
@@ -97,6 +100,16 @@ import org.slf4j.LoggerFactory;
  * session concerned, is counted ({@link #outOfMemoryErrors()}), and the threads go on, so {@link
  * #close()} still works.
  *
+ * <p><b>Hostile peers.</b> What peers cause at any rate is counted in {@link #stats()} and logged as
+ * one summary line per kind at most every 10 s (the first at once, the rest at the next event after
+ * the interval and at {@link #close()}), at WARN, never a line per connection: connections reset by
+ * peers ({@link SessionStats#resets()}), timeouts ({@link SessionStats#timedOut()}), protocol errors
+ * ({@link SessionStats#protocolErrors()}) and accepts that failed for lack of file descriptors ({@link
+ * SessionStats#acceptFailures()}). After such a failed accept the server stops accepting for 100 ms
+ * (connections wait in the kernel's accept queue), then tries again, until sessions that end have
+ * freed descriptors. The default {@link Builder#maxSessions(int)} ({@link #defaultMaxSessions()})
+ * keeps a server under its process's descriptor limit: connections beyond it are closed at once.
+ *
  * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter}; {@link
  * Builder#filter(String, IoFilter)} adds any MINA filter, in order, between the network and the
  * transport. Filters must deliver and accept {@code IoBuffer}s (no protocol codec: the handler reads
@@ -120,8 +133,14 @@ public final class FlowServer implements AutoCloseable {
         QUEUE
     }
 
-    /** Default of {@link Builder#maxSessions(int)}. */
-    public static final int DEFAULT_MAX_SESSIONS = 65_536;
+    /**
+     * The default of {@link Builder#maxSessions(int)} where the process's descriptor limit is unknown
+     * (not a Unix JVM): 10,000. Elsewhere the default is {@link #defaultMaxSessions()}.
+     */
+    public static final int FALLBACK_MAX_SESSIONS = 10_000;
+
+    /** Descriptors kept for the process's own use by {@link #defaultMaxSessions()}: at least 64. */
+    private static final long MIN_RESERVED_DESCRIPTORS = 64;
 
     private static final Logger LOG = LoggerFactory.getLogger(FlowServer.class);
     private static final System.Logger FALLBACK = System.getLogger(FlowServer.class.getName());
@@ -136,6 +155,7 @@ public final class FlowServer implements AutoCloseable {
     private final boolean runnable;
     private final int maxSessions;
     private final Overflow overflow;
+    /** The failure handler, or {@code null} for {@link #report}. */
     private final BiConsumer<? super Transport, ? super Throwable> onFailure;
     private final IoAcceptor acceptor;
     /** The TCP processors, or {@code null} for in-VM pipes. */
@@ -155,6 +175,13 @@ public final class FlowServer implements AutoCloseable {
     private final LongAdder stopped = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private final AtomicBoolean schedulerClosedReported = new AtomicBoolean();
+    private final EventLog events = new EventLog(FlowServer.class, this, EventLog.INTERVAL);
+    private final EventLog.Counter resets = events.counter("connections reset or broken by peers");
+    private final EventLog.Counter timeouts = events.counter("sessions timed out");
+    private final EventLog.Counter protocolErrors = events.counter("sessions failed by a peer's protocol error");
+    private final EventLog.Counter acceptFailures = events.counter(
+            "accepts failed for lack of file descriptors, accepting paused " + FlowSocketAcceptor.BACKOFF.toMillis()
+            + " ms after each (raise the limit, ulimit -n, or lower maxSessions)");
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Set when the sessions left are ended: from then on no handler starts. */
     private volatile boolean aborting;
@@ -170,9 +197,9 @@ public final class FlowServer implements AutoCloseable {
         this.factory = b.factory;
         this.taskClass = b.taskClass;
         this.runnable = taskClass != null ? !Callable.class.isAssignableFrom(taskClass.type()) : b.runnable;
-        this.maxSessions = b.maxSessions;
+        this.maxSessions = b.maxSessions > 0 ? b.maxSessions : defaultMaxSessions();
         this.overflow = b.overflow;
-        this.onFailure = b.onFailure != null ? b.onFailure : this::report;
+        this.onFailure = b.onFailure;
         if (scheduler != null) {
             this.setup = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
                 Thread t = new Thread(r, "flow-server-" + id + "-setup");
@@ -187,7 +214,7 @@ public final class FlowServer implements AutoCloseable {
             this.processors = null;
         } else {
             this.processors = IoProcessors.create(b.dispatch, scheduler, b.ioProcessors, "flow-server-" + id);
-            NioSocketAcceptor nio = new NioSocketAcceptor(processors.pool());
+            NioSocketAcceptor nio = new FlowSocketAcceptor(processors.pool(), acceptFailures, resets);
             nio.setReuseAddress(true);
             nio.setBacklog(b.backlog);
             nio.getSessionConfig().setTcpNoDelay(true);
@@ -254,7 +281,8 @@ public final class FlowServer implements AutoCloseable {
     /** A snapshot of the session counters. */
     public SessionStats stats() {
         return new SessionStats(accepted.get(), running.get(), pending.size(), completed.sum(), closedByPeer.sum(),
-                timedOut.sum(), failed.sum(), stopped.sum(), rejected.sum());
+                timedOut.sum(), failed.sum(), stopped.sum(), rejected.sum(),
+                resets.total(), protocolErrors.total(), acceptFailures.total());
     }
 
     /** Whether {@link #close()} has been called. */
@@ -372,8 +400,10 @@ public final class FlowServer implements AutoCloseable {
             end(s, Outcome.STOPPED, null);
         }
         acceptor.unbind();
+        long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
         for (CloseFuture f : closing) {
-            f.awaitUninterruptibly();
+            // bounded: a stop must end even if a session cannot close (its processor failed)
+            f.awaitUninterruptibly(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         }
         acceptor.dispose(true);
         if (processors != null) {
@@ -384,7 +414,6 @@ public final class FlowServer implements AutoCloseable {
         }
         // A CloseFuture completes just before the handler hears sessionClosed; wait for those too, and
         // for the session threads of sync mode.
-        long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
         boolean interrupted = false;
         synchronized (sessionsChanged) {
             while (!sessions.isEmpty() || (scheduler == null && running.get() > 0)) {
@@ -412,9 +441,41 @@ public final class FlowServer implements AutoCloseable {
                 interrupted = true;
             }
         }
+        events.flush();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The default of {@link Builder#maxSessions(int)}: the process's limit on open file descriptors
+     * ({@code ulimit -n}, read through {@code com.sun.management.UnixOperatingSystemMXBean}) less a
+     * reserve for the process's own files, sockets and selectors of a tenth of the limit, at least 64
+     * descriptors; at least 1. A limit of 20,000 gives 18,000; 1,024 gives 922; 65,536 gives 58,983.
+     * Where the limit is unknown (not a Unix JVM), {@value #FALLBACK_MAX_SESSIONS}. Each TCP session
+     * holds one descriptor, and a session beyond {@code maxSessions} is closed at once ({@link
+     * Overflow#REJECT}), so under this default a server rejects connections rather than runs out of
+     * descriptors.
+     */
+    public static int defaultMaxSessions() {
+        long limit;
+        try {
+            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            if (!(os instanceof UnixOperatingSystemMXBean)) {
+                return FALLBACK_MAX_SESSIONS;
+            }
+            limit = ((UnixOperatingSystemMXBean) os).getMaxFileDescriptorCount();
+        } catch (LinkageError | RuntimeException e) {
+            // a runtime without the jdk.management module, or a platform that cannot tell
+            return FALLBACK_MAX_SESSIONS;
+        }
+        return limit > 0 ? maxSessionsFor(limit) : FALLBACK_MAX_SESSIONS;
+    }
+
+    /** {@link #defaultMaxSessions()} for a descriptor limit of {@code limit}. */
+    static int maxSessionsFor(long limit) {
+        long sessions = limit - Math.max(MIN_RESERVED_DESCRIPTORS, limit / 10);
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, sessions));
     }
 
     // ---------------------------------------------------------------- admission
@@ -597,6 +658,11 @@ public final class FlowServer implements AutoCloseable {
                 && !(cause instanceof LineTooLongException) && !(cause instanceof CharacterCodingException);
     }
 
+    /** Whether a handler's {@code failure} is a peer breaking the protocol: a too-long line, bad encoding. */
+    private static boolean byPeersProtocol(Throwable failure) {
+        return causedBy(failure, LineTooLongException.class, CharacterCodingException.class);
+    }
+
     private void end(Session s, Outcome outcome, Throwable failure) {
         if (!s.ended.compareAndSet(false, true)) {
             return;
@@ -611,6 +677,7 @@ public final class FlowServer implements AutoCloseable {
                 break;
             case TIMED_OUT:
                 timedOut.increment();
+                timeouts.record(s.transport, failure);
                 break;
             case STOPPED:
                 stopped.increment();
@@ -620,8 +687,16 @@ public final class FlowServer implements AutoCloseable {
                 break;
             default:
                 failed.increment();
+                boolean peers = byPeersProtocol(failure);
+                if (peers) {
+                    protocolErrors.record(s.transport, failure);
+                }
                 try {
-                    onFailure.accept(s.transport, failure);
+                    if (onFailure != null) {
+                        onFailure.accept(s.transport, failure);
+                    } else if (!peers) {
+                        report(s.transport, failure);
+                    }
                 } catch (RuntimeException e) {
                     warn("failure handler of " + this + " threw " + e);
                 }
@@ -719,6 +794,9 @@ public final class FlowServer implements AutoCloseable {
         public void exceptionCaught(NextFilter next, IoSession session, Throwable cause) {
             if (cause instanceof IOException) {
                 peerEnded(session);
+                if (!closed.get()) {
+                    resets.record(session.getRemoteAddress(), cause);
+                }
             }
             next.exceptionCaught(session, cause);
         }
@@ -741,7 +819,8 @@ public final class FlowServer implements AutoCloseable {
         private int ioProcessors;
         private Dispatch dispatch = Dispatch.WORKERS;
         private int backlog = 1024;
-        private int maxSessions = DEFAULT_MAX_SESSIONS;
+        /** {@code 0}: {@link #defaultMaxSessions()} at {@link #start}. */
+        private int maxSessions;
         private Overflow overflow = Overflow.REJECT;
         private BiConsumer<? super Transport, ? super Throwable> onFailure;
         private InputBudget inputBudget;
@@ -832,8 +911,11 @@ public final class FlowServer implements AutoCloseable {
         }
 
         /**
-         * How many session handlers run at once, at least 1; default {@value #DEFAULT_MAX_SESSIONS}.
-         * Sessions beyond are rejected or queued, see {@link #overflow(Overflow)}.
+         * How many session handlers run at once, at least 1; default {@link #defaultMaxSessions()}, the
+         * process's descriptor limit less a reserve (18,000 under a limit of 20,000). Sessions beyond are
+         * rejected or queued, see {@link #overflow(Overflow)}; with {@link Overflow#QUEUE}, or a value above
+         * the default, the process may run out of descriptors: the server then stops accepting for 100 ms
+         * at a time until descriptors are free again (see {@link FlowServer}).
          */
         public Builder maxSessions(int maxSessions) {
             if (maxSessions < 1) {
@@ -866,8 +948,10 @@ public final class FlowServer implements AutoCloseable {
          * Called once for each session whose handler failed on its own ({@link SessionStats#failed()}),
          * on the thread where the handler ended; must not block. Default: a warning with the stack
          * trace through SLF4J when it logs warnings, else (no binding, or slf4j-nop) one line through
-         * {@link System.Logger} (by default {@code java.util.logging}, printed on standard error); pass
-         * {@code (t, e) -> { }} to silence it.
+         * {@link System.Logger} (by default {@code java.util.logging}, printed on standard error), except
+         * for a peer's protocol error (a too-long line, bad encoding), only counted in {@link
+         * SessionStats#protocolErrors()} and summarized at most once per 10 s; pass {@code (t, e) -> { }}
+         * to silence it.
          */
         public Builder onFailure(BiConsumer<? super Transport, ? super Throwable> onFailure) {
             this.onFailure = Objects.requireNonNull(onFailure, "onFailure");

@@ -21,9 +21,12 @@ public final class SessionStats {
     private final long failed;
     private final long stopped;
     private final long rejected;
+    private final long resets;
+    private final long protocolErrors;
+    private final long acceptFailures;
 
     SessionStats(long accepted, long running, long queued, long completed, long closedByPeer, long timedOut,
-            long failed, long stopped, long rejected) {
+            long failed, long stopped, long rejected, long resets, long protocolErrors, long acceptFailures) {
         this.accepted = accepted;
         this.running = running;
         this.queued = queued;
@@ -33,6 +36,9 @@ public final class SessionStats {
         this.failed = failed;
         this.stopped = stopped;
         this.rejected = rejected;
+        this.resets = resets;
+        this.protocolErrors = protocolErrors;
+        this.acceptFailures = acceptFailures;
     }
 
     /** Sessions accepted since the server started, including rejected ones. */
@@ -91,10 +97,38 @@ public final class SessionStats {
         return rejected;
     }
 
+    /**
+     * Connections that failed with an I/O error, mostly peers that reset them (an event count, not an
+     * outcome: the session then ends {@link #closedByPeer()} or as its handler does). Logged as a summary
+     * line at most once per 10 s, never one line per connection.
+     */
+    public long resets() {
+        return resets;
+    }
+
+    /**
+     * Of the {@link #failed()} sessions, those whose handler failed on a peer's protocol error: a line
+     * over the limit or input not in the charset. Logged as a summary line at most once per 10 s by
+     * the default failure handler, instead of one warning per session.
+     */
+    public long protocolErrors() {
+        return protocolErrors;
+    }
+
+    /**
+     * Accepts that failed because the process or the system was out of file descriptors (an event count,
+     * no session); after each, the server stops accepting for 100 ms. Logged as a summary line at most
+     * once per 10 s.
+     */
+    public long acceptFailures() {
+        return acceptFailures;
+    }
+
     @Override
     public String toString() {
         return "SessionStats[accepted=" + accepted + ", running=" + running + ", queued=" + queued
                 + ", completed=" + completed + ", closedByPeer=" + closedByPeer + ", timedOut=" + timedOut + ", failed=" + failed
-                + ", stopped=" + stopped + ", rejected=" + rejected + "]";
+                + ", stopped=" + stopped + ", rejected=" + rejected + ", resets=" + resets
+                + ", protocolErrors=" + protocolErrors + ", acceptFailures=" + acceptFailures + "]";
     }
 }

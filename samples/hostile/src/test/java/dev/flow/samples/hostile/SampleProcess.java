@@ -100,9 +100,13 @@ final class SampleProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Sends SIGTERM and waits up to {@code timeout} for the process to end; returns its exit code, or -1 if it did not. */
+    /**
+     * Sends SIGTERM and waits up to {@code timeout} for the process to end; returns its exit code, or -1 if
+     * it did not. The lines the process prints while it stops are kept ({@link Process#destroy()} would
+     * close its output first).
+     */
     int terminate(Duration timeout) throws InterruptedException {
-        process.destroy();
+        process.toHandle().destroy();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             return -1;
         }

@@ -2,6 +2,7 @@ package dev.flow.samples.launcher;
 
 import dev.flow.SuspendPolicy;
 import dev.flow.mina.Dispatch;
+import dev.flow.mina.FlowServer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +31,8 @@ public final class LaunchOptions {
 
     /** The most worker threads, the scheduler's limit. */
     static final int MAX_WORKERS = 1024;
-    /** The default of {@code --max-sessions}. */
-    static final int DEFAULT_MAX_SESSIONS = 65_536;
+    /** The default of {@code --max-sessions}: the server's, from the process's descriptor limit. */
+    static final int DEFAULT_MAX_SESSIONS = FlowServer.defaultMaxSessions();
     /** The default of {@code --grace}. */
     static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
@@ -224,7 +225,7 @@ public final class LaunchOptions {
                 .append("                    after:<n>ms or after:<n>us (wait that long before suspending)\n")
                 .append("  --dispatch D      continuation mode: workers (default) resume flows on the scheduler's threads;\n")
                 .append("                    io-threads resume a flow woken by its input on the I/O thread that read it\n")
-                .append("  --max-sessions N  sessions served at once; more are closed at once (default ")
+                .append("  --max-sessions N  sessions served at once; more are closed at once (default, from ulimit -n: ")
                 .append(DEFAULT_MAX_SESSIONS).append(")\n")
                 .append("  --grace T         on SIGTERM: stop accepting, let requests in flight finish for up to T\n")
                 .append("                    (<n>s or <n>ms; default ").append(DEFAULT_GRACE.toSeconds())

@@ -26,11 +26,15 @@ import java.util.concurrent.TimeUnit;
  * --grace}, default 10 s): the server stops accepting, requests in flight finish, then it prints
  * {@code stopped: ...} and the process exits with 0 if every session ended within the grace period
  * ({@code Runtime.halt(0)}, the hook being the last thing that runs), else with the JVM's 143 (128 +
- * SIGTERM) after closing the sessions left.
+ * SIGTERM) after closing the sessions left. If the stop takes over 60 s beyond the grace period, the
+ * JVM is halted with status 1: SIGTERM always ends the process.
  *
  * <p><b>Threads.</b> Thread-safe; {@link #close()} blocks until every session has closed.
  */
 public final class SampleServer implements AutoCloseable {
+
+    /** How long a stop on SIGTERM may take beyond its grace period before the JVM is halted: 60 s. */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(60);
 
     private final FlowScheduler scheduler;
     private final FlowServer server;
@@ -184,6 +188,25 @@ public final class SampleServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a daemon thread that halts the JVM (exit status 1) if the shutdown has not ended within
+     * {@code limit}: a stop must end even if a session, an I/O processor or the scheduler cannot.
+     */
+    private static void haltIfNotStoppedWithin(Duration limit, String name, PrintStream err) {
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(limit.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            err.println("error: " + name + " did not stop within " + limit.toSeconds() + " s; halting");
+            err.flush();
+            Runtime.getRuntime().halt(1);
+        }, name + "-stop-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
     static int run(SampleProtocol protocol, String[] args, PrintStream out, PrintStream err)
             throws InterruptedException {
         LaunchOptions options;
@@ -211,6 +234,7 @@ public final class SampleServer implements AutoCloseable {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            haltIfNotStoppedWithin(options.grace().plus(STOP_LIMIT), protocol.name(), err);
             long t0 = System.nanoTime();
             boolean clean = server.close(options.grace());
             SessionStats s = server.sessionStats();

@@ -1,0 +1,125 @@
+package dev.flow.mina;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts events that peers can cause at any rate (resets, timeouts, protocol errors, failed accepts)
+ * and logs each kind at most once per interval: the first event of a kind is logged at once, later
+ * ones are counted and summarized in one line when an event of that kind comes after the interval,
+ * or at {@link #flush()}. Lines go to SLF4J at WARN when it logs warnings, else to {@link
+ * System.Logger} at WARNING; never a stack trace.
+ *
+ * <p><b>Threads.</b> Thread-safe and lock-free; {@link Counter#record} never blocks beyond the
+ * logging call of the one thread that writes a line.
+ */
+final class EventLog {
+
+    /** The interval of the servers' event logs: at most one line per kind of event every 10 s. */
+    static final Duration INTERVAL = Duration.ofSeconds(10);
+
+    private final Logger log;
+    private final System.Logger fallback;
+    private final Object owner;
+    private final long intervalNanos;
+    private final LongSupplier clock;
+    private final List<Counter> counters = new CopyOnWriteArrayList<>();
+
+    /**
+     * A log in the name of {@code source} whose lines start with {@code owner} (its {@code toString()} at
+     * the time of the line).
+     *
+     * @throws IllegalArgumentException if {@code interval} is not positive
+     */
+    EventLog(Class<?> source, Object owner, Duration interval) {
+        this(source, owner, interval, System::nanoTime);
+    }
+
+    /** Like {@link #EventLog(Class, Object, Duration)} with {@code clock} for {@link System#nanoTime()} (tests). */
+    EventLog(Class<?> source, Object owner, Duration interval, LongSupplier clock) {
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("interval: " + interval + " (expected: > 0)");
+        }
+        this.log = LoggerFactory.getLogger(source);
+        this.fallback = System.getLogger(source.getName());
+        this.owner = owner;
+        this.intervalNanos = interval.toNanos();
+        this.clock = clock;
+    }
+
+    /** A new kind of event, {@code what} being the plural noun phrase of its lines ("connections reset"). */
+    Counter counter(String what) {
+        Counter c = new Counter(what);
+        counters.add(c);
+        return c;
+    }
+
+    /** Logs the events counted and not yet logged, one line per kind (at a stop). */
+    void flush() {
+        for (Counter c : counters) {
+            c.report(null);
+        }
+    }
+
+    private void line(String text) {
+        if (log.isWarnEnabled()) {
+            log.warn(text);
+        } else {
+            fallback.log(System.Logger.Level.WARNING, text);
+        }
+    }
+
+    private String every() {
+        return intervalNanos % 1_000_000_000L == 0 ? TimeUnit.NANOSECONDS.toSeconds(intervalNanos) + " s"
+                : TimeUnit.NANOSECONDS.toMillis(intervalNanos) + " ms";
+    }
+
+    /** One kind of event: its total, and the count not yet logged. Thread-safe. */
+    final class Counter {
+        private final String what;
+        private final LongAdder total = new LongAdder();
+        private final AtomicLong unlogged = new AtomicLong();
+        private final AtomicLong nextLine = new AtomicLong(clock.getAsLong());
+
+        private Counter(String what) {
+            this.what = what;
+        }
+
+        /**
+         * Counts one event; logs a line if none was logged for this kind within the interval. {@code
+         * where} (a session or a peer's address) and {@code cause}, either may be {@code null}, are only
+         * turned into text for that line.
+         */
+        void record(Object where, Object cause) {
+            total.increment();
+            unlogged.incrementAndGet();
+            long now = clock.getAsLong();
+            long next = nextLine.get();
+            if (now - next >= 0 && nextLine.compareAndSet(next, now + intervalNanos)) {
+                report(where == null ? cause : cause == null ? where : where + ": " + cause);
+            }
+        }
+
+        /** The number of events counted since the log was created. */
+        long total() {
+            return total.sum();
+        }
+
+        private void report(Object detail) {
+            long n = unlogged.getAndSet(0);
+            if (n == 0) {
+                return;
+            }
+            line(owner + ": " + n + " " + what + (detail != null ? " (last: " + detail + ")" : "") + ", "
+                    + total.sum() + " in all; at most one such line every "
+                    + every());
+        }
+    }
+}
