@@ -90,16 +90,17 @@ final class Generation {
     }
 
     /**
-     * Closes the server, then the scheduler, and waits up to {@code wait} for the workers to stop.
+     * Closes the server gracefully ({@code close(grace)}: sessions between requests end at once, requests
+     * in flight may finish), then the scheduler, and waits up to {@code wait} for the workers to stop.
      * Returns what was lost: every problem as a sentence, empty if none.
      */
-    List<String> closeAndCheck(Duration wait) throws InterruptedException {
+    List<String> closeAndCheck(Duration grace, Duration wait) throws InterruptedException {
         List<String> lost = new ArrayList<>();
         int alive = workersAlive();
         if (alive != workers()) {
             lost.add("generation " + number + ": " + alive + " of " + workers() + " workers alive before close");
         }
-        server.close();
+        server.close(grace);
         if (scheduler != null) {
             scheduler.close();
             if (!scheduler.awaitTermination(wait)) {

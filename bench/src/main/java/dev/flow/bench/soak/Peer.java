@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,7 +35,14 @@ enum Peer {
     /** Sends a line 4 times the limit: the server must close the session without an answer. */
     LONG_LINE(2, 20),
     /** Opens a batch of connections and sends nothing: the idle timeout must close each. */
-    IDLE(2, 0);
+    IDLE(2, 0),
+    /**
+     * Announces a 1 GiB body ({@code READ 1073741824}) and trickles it one byte per 200 ms: the request
+     * timeout must close the session, and the server must not allocate the body on the peer's word.
+     */
+    DECLARED_LENGTH(2, 0),
+    /** Opens a batch of connections and resets each at once (SO_LINGER 0): counted by the server, not logged one by one. */
+    RESET_FLOOD(1, 20);
 
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     private static final long SLACK_MS = 5_000;
@@ -91,14 +99,19 @@ enum Peer {
                 return -1;
             case LONG_LINE:
                 return longLine(address, o);
+            case DECLARED_LENGTH:
+                return declaredLength(address, o);
+            case RESET_FLOOD:
+                resetFlood(address, o);
+                return -1;
             default:
                 return idle(address, o);
         }
     }
 
-    /** The connections one round opens: {@code idleBatch} for {@link #IDLE}, else 1. */
+    /** The connections one round opens: {@code idleBatch} for {@link #IDLE}, {@code resetBatch} for {@link #RESET_FLOOD}, else 1. */
     int connectionsPerRound(SoakOptions o) {
-        return this == IDLE ? o.idleBatch : 1;
+        return this == IDLE ? o.idleBatch : this == RESET_FLOOD ? o.resetBatch : 1;
     }
 
     private static Socket connect(InetSocketAddress address, int receiveBuffer) throws IOException {
@@ -147,23 +160,35 @@ enum Peer {
     /** Returns the ms the server took to cut the peer. */
     private static long slow(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected {
         try (Socket s = connect(address, 0)) {
-            long start = System.nanoTime();
-            long limitMs = o.lineTimeout.toMillis() + SLACK_MS;
-            while (true) {
-                try {
-                    s.getOutputStream().write('z');
-                } catch (IOException closed) {
-                    break;
-                }
-                if (closedWithin(s, 100)) {
-                    break;
-                }
-                if (elapsedMs(start) > limitMs) {
-                    throw new Unexpected("slow peer: not cut after " + elapsedMs(start) + " ms (line timeout "
-                            + o.lineTimeout.toMillis() + " ms)");
-                }
+            return trickleUntilCut(s, 'z', 100, o.lineTimeout, "slow peer", "line timeout");
+        }
+    }
+
+    /**
+     * Sends {@code b} every {@code pauseMs} until the server closes the connection, which it must do
+     * within {@code timeout} plus some slack, without an answer; returns the ms it took from the call.
+     */
+    private static long trickleUntilCut(Socket s, int b, int pauseMs, Duration timeout, String who, String rule)
+            throws IOException, Unexpected {
+        long start = System.nanoTime();
+        long limitMs = timeout.toMillis() + SLACK_MS;
+        while (true) {
+            try {
+                s.getOutputStream().write(b);
+            } catch (IOException closed) {
+                return elapsedMs(start);
             }
-            return elapsedMs(start);
+            long got = drain(s, pauseMs);
+            if (got > 0) {
+                throw new Unexpected(who + ": " + got + " bytes of answer to a request never sent in full");
+            }
+            if (got == 0) {
+                return elapsedMs(start);
+            }
+            if (elapsedMs(start) > limitMs) {
+                throw new Unexpected(who + ": not cut after " + elapsedMs(start) + " ms (" + rule + " "
+                        + timeout.toMillis() + " ms)");
+            }
         }
     }
 
@@ -223,6 +248,22 @@ enum Peer {
         }
     }
 
+    /** Returns the ms the server took to cut the peer after its announcement. */
+    private static long declaredLength(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected {
+        try (Socket s = connect(address, 0)) {
+            s.getOutputStream().write(("READ " + o.declaredLength + "\n").getBytes(StandardCharsets.US_ASCII));
+            return trickleUntilCut(s, 'd', 200, o.requestTimeout, "declared length", "request timeout");
+        }
+    }
+
+    private static void resetFlood(InetSocketAddress address, SoakOptions o) throws IOException {
+        for (int i = 0; i < o.resetBatch; i++) {
+            try (Socket s = connect(address, 0)) {
+                s.setSoLinger(true, 0);
+            }
+        }
+    }
+
     /** Returns the ms the server took to close the whole batch. */
     private static long idle(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected {
         Socket[] batch = new Socket[o.idleBatch];
@@ -248,11 +289,6 @@ enum Peer {
                 }
             }
         }
-    }
-
-    /** Whether the peer closed or reset the connection within {@code ms}. */
-    private static boolean closedWithin(Socket s, int ms) throws IOException {
-        return drain(s, ms) >= 0;
     }
 
     /**

@@ -23,7 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * in the same JVM on 127.0.0.1, for a bounded time. The clients ({@link Peer}): well-behaved echo
  * clients, slow peers (one byte per 100 ms: the line timeout must cut them), peers that reset in the
  * middle of a line or of a response, peers that stop reading (the write timeout must close their
- * session), over-long lines, and batches of idle connections (the idle timeout must close them).
+ * session), over-long lines, batches of idle connections (the idle timeout must close them), peers
+ * that declare a 1 GiB body and trickle it (the request timeout must close them, the heap must not
+ * hold it) and floods of connections reset at once (counted, not logged one by one). Restarts and the
+ * final stop are graceful ({@code close(grace)}).
  * Every {@code --restart-every} seconds the server and its scheduler are closed under that load and a
  * new one is started on a new port.
  *
@@ -61,7 +64,7 @@ public final class Soak {
     private final AtomicLong lineTooLong = new AtomicLong();
     private final AtomicLong otherFailures = new AtomicLong();
     private final long[] closedFlows = new long[4];
-    private final long[] closedSessions = new long[7];
+    private final long[] closedSessions = new long[9];
     private long flowsLost;
     private long startNanos;
     private volatile Generation current;
@@ -75,6 +78,7 @@ public final class Soak {
                 .lineTimeout(options.lineTimeout)
                 .idleTimeout(options.idleTimeout)
                 .writeTimeout(options.writeTimeout)
+                .requestTimeout(options.requestTimeout)
                 .build();
         for (Peer p : Peer.values()) {
             tallies.put(p, new Peer.Tally());
@@ -103,15 +107,16 @@ public final class Soak {
         out.printf(Locale.ROOT, "soak: %s mode, %s, pid %d, JDK %s%n", options.sync ? "sync" : options.ioThreads ? "continuation (I/O-thread dispatch)" : "continuation", options,
                 ProcessHandle.current().pid(), Runtime.version());
         out.printf(Locale.ROOT, "soak: limits maxLineLength=%d lineTimeout=%s idleTimeout=%s writeTimeout=%s "
-                + "maxSessions=%d inputBudget=%d MiB%n", options.maxLineLength, options.lineTimeout, options.idleTimeout,
-                options.writeTimeout, options.maxSessions, options.inputBudgetBytes >> 20);
+                + "requestTimeout=%s maxSessions=%d inputBudget=%d MiB grace=%s, max heap %d MiB%n", options.maxLineLength,
+                options.lineTimeout, options.idleTimeout, options.writeTimeout, options.requestTimeout, options.maxSessions,
+                options.inputBudgetBytes >> 20, options.grace, Runtime.getRuntime().maxMemory() >> 20);
         Generation warmUp = startGeneration(0);
         try {
             Peer.ECHO.runOnce(warmUp.address, options, "warm-up");
         } catch (Peer.Unexpected e) {
             problems.add("warm-up: " + e.getMessage());
         }
-        problems.addAll(warmUp.closeAndCheck(CLOSE_WAIT));
+        problems.addAll(warmUp.closeAndCheck(options.grace, CLOSE_WAIT));
         Gauges before = Gauges.take();
         out.println("soak: baseline after a warm-up server: " + before);
 
@@ -227,7 +232,7 @@ public final class Soak {
 
     private void closeGeneration(Generation g) throws InterruptedException {
         checkWorkers(g);
-        List<String> lost = g.closeAndCheck(CLOSE_WAIT);
+        List<String> lost = g.closeAndCheck(options.grace, CLOSE_WAIT);
         problems.addAll(lost);
         if (g.scheduler != null) {
             FlowStats f = g.scheduler.stats();
@@ -238,7 +243,8 @@ public final class Soak {
             flowsLost += f.started() - f.completed() - f.failed();
         }
         SessionStats s = g.server.stats();
-        long[] add = {s.accepted(), s.completed(), s.closedByPeer(), s.timedOut(), s.failed(), s.stopped(), s.rejected()};
+        long[] add = {s.accepted(), s.completed(), s.closedByPeer(), s.timedOut(), s.failed(), s.stopped(), s.rejected(),
+            s.resets(), s.protocolErrors()};
         for (int i = 0; i < add.length; i++) {
             closedSessions[i] += add[i];
         }
@@ -318,6 +324,10 @@ public final class Soak {
         if (flowsLost != 0) {
             problems.add(flowsLost + " flows lost");
         }
+        if (tallies.get(Peer.RESET_FLOOD).ok.get() > 0 && closedSessions[7] == 0) {
+            problems.add("resets: none counted in the session stats after " + tallies.get(Peer.RESET_FLOOD).ok.get()
+                    + " connections reset by RESET_FLOOD peers");
+        }
         if (after.fds > before.fds + FD_SLACK) {
             problems.add("fds: " + after.fds + " at the end (expected: <= " + (before.fds + FD_SLACK) + ", baseline "
                     + before.fds + ")");
@@ -341,9 +351,10 @@ public final class Soak {
                     closedFlows[1], closedFlows[2], closedFlows[3], flowsLost);
         }
         out.printf(Locale.ROOT, "soak: sessions accepted=%d completed=%d closedByPeer=%d timedOut=%d failed=%d "
-                + "(line too long %d, other %d) stopped=%d rejected=%d%n", closedSessions[0], closedSessions[1],
-                closedSessions[2], closedSessions[3], closedSessions[4], lineTooLong.get(), otherFailures.get(),
-                closedSessions[5], closedSessions[6]);
+                + "(line too long %d, other %d) stopped=%d rejected=%d; resets by peers=%d protocol errors=%d%n",
+                closedSessions[0], closedSessions[1], closedSessions[2], closedSessions[3], closedSessions[4],
+                lineTooLong.get(), otherFailures.get(), closedSessions[5], closedSessions[6], closedSessions[7],
+                closedSessions[8]);
         for (Map.Entry<Peer, Peer.Tally> e : tallies.entrySet()) {
             Peer.Tally t = e.getValue();
             out.printf(Locale.ROOT, "soak: peer %-18s ok=%-7d cutByRestart=%-5d bad=%-3d%s%n", e.getKey(), t.ok.get(),

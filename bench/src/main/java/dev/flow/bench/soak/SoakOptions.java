@@ -31,6 +31,14 @@ public final class SoakOptions {
     final Duration lineTimeout = Duration.ofSeconds(1);
     final Duration idleTimeout = Duration.ofSeconds(2);
     final Duration writeTimeout = Duration.ofSeconds(1);
+    /** A request (its first byte to its answer) must arrive within this, whatever its pace. */
+    final Duration requestTimeout = Duration.ofSeconds(2);
+    /** Each restart and the final stop are graceful, with this grace period. */
+    final Duration grace = Duration.ofSeconds(1);
+    /** The length a {@code DECLARED_LENGTH} peer announces and never sends: 1 GiB. */
+    final int declaredLength = 1 << 30;
+    /** Connections a {@code RESET_FLOOD} peer opens and resets per round. */
+    final int resetBatch = 20;
 
     private SoakOptions(Map<String, String> v) {
         this.seconds = intOption(v, "seconds", 60, 1, 86_400);

@@ -7,8 +7,9 @@ import java.util.concurrent.Callable;
 
 /**
  * The server side of the soak protocol in plain blocking style. Per line: {@code BLOB n} writes
- * {@code n} bytes {@code 'x'} then an empty line; {@code QUIT} ends the session; anything else is
- * echoed. Loaded through the {@code ContinuationClassLoader} in continuation mode, normally in sync
+ * {@code n} bytes {@code 'x'} then an empty line; {@code READ n} reads {@code n} bytes with {@code
+ * readFully(n)} (a length declared by the peer) and answers {@code READ n}; {@code QUIT} ends the
+ * session; anything else is echoed. Loaded through the {@code ContinuationClassLoader} in continuation mode, normally in sync
  * mode. One instance per session, called on one thread at a time.
  */
 public final class SoakHandler implements Callable<Long> {
@@ -41,6 +42,9 @@ public final class SoakHandler implements Callable<Long> {
                 }
                 transport.writeLine("");
                 transport.flush();
+            } else if (line.startsWith("READ ")) {
+                byte[] body = transport.readFully(Integer.parseInt(line.substring(5)));
+                transport.writeLine("READ " + body.length);
             } else {
                 transport.writeLine(line);
             }
