@@ -330,7 +330,36 @@ public final class Instrumenter {
 
     // ---------------------------------------------------------------- inference
 
+    /**
+     * The suspension point a call is, or {@code null}. An {@code invokespecial} ({@code super.m()})
+     * is never a point replaced by a static form: the replacement would dispatch virtually, back to
+     * the override making the call ({@link #superCallOfPoint}).
+     */
     private SuspensionPoint matchPoint(MethodInsnNode c) {
+        SuspensionPoint p = anyPoint(c);
+        return p != null && c.getOpcode() == Opcodes.INVOKESPECIAL && p.kind() == SuspensionPoint.Kind.STATIC ? null : p;
+    }
+
+    /**
+     * For {@code super.m()} of a blocking method with a static replacement ({@code Future.get}, {@code
+     * BlockingQueue.take}, ...): the point it would be as a virtual call; such a call stays
+     * non-virtual and is reported like a blocking call without a suspendable form. {@code null} for
+     * other calls and for {@code java.io} stream points, which only a transport's own views make
+     * suspend (a {@code super.read()} is a plain call).
+     */
+    private SuspensionPoint superCallOfPoint(MethodInsnNode c) {
+        if (c.getOpcode() != Opcodes.INVOKESPECIAL || c.name.equals("<init>") || resolve(c.owner, c.name, c.desc) != null) {
+            return null;
+        }
+        SuspensionPoint p = anyPoint(c);
+        if (p == null || p.kind() != SuspensionPoint.Kind.STATIC || p.owner().equals("java/io/InputStream")
+                || p.owner().equals("java/io/OutputStream")) {
+            return null;
+        }
+        return p;
+    }
+
+    private SuspensionPoint anyPoint(MethodInsnNode c) {
         List<SuspensionPoint> candidates = pointsByName.get(c.name);
         if (candidates == null) {
             return null;
@@ -648,7 +677,8 @@ public final class Instrumenter {
             }
             boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.containsKey(decl));
             if (point == null && reason == null && !renames && marker == null) {
-                SiteCalls.Kind followed = suspends ? null : SiteCalls.match(c, hierarchy);
+                SiteCalls.Kind followed = suspends ? null
+                        : superCallOfPoint(c) != null ? SiteCalls.Kind.UNSUSPENDABLE : SiteCalls.match(c, hierarchy);
                 if (followed != null) {
                     int siteLine = line;
                     edits.add(() -> SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, followed, siteLine, strict));
