@@ -332,28 +332,26 @@ public final class Instrumenter {
 
     /**
      * The suspension point a call is, or {@code null}. An {@code invokespecial} ({@code super.m()})
-     * is never a point replaced by a static form: the replacement would dispatch virtually, back to
-     * the override making the call ({@link #superCallOfPoint}).
+     * is never one: a replacement would dispatch virtually, back to the override making the call
+     * ({@link #superCallOfPoint}).
      */
     private SuspensionPoint matchPoint(MethodInsnNode c) {
-        SuspensionPoint p = anyPoint(c);
-        return p != null && c.getOpcode() == Opcodes.INVOKESPECIAL && p.kind() == SuspensionPoint.Kind.STATIC ? null : p;
+        return c.getOpcode() == Opcodes.INVOKESPECIAL ? null : anyPoint(c);
     }
 
     /**
-     * For {@code super.m()} of a blocking method with a static replacement ({@code Future.get}, {@code
-     * BlockingQueue.take}, ...): the point it would be as a virtual call; such a call stays
-     * non-virtual and is reported like a blocking call without a suspendable form. {@code null} for
-     * other calls and for {@code java.io} stream points, which only a transport's own views make
-     * suspend (a {@code super.read()} is a plain call).
+     * For {@code super.m()} of a blocking JDK method ({@code Future.get}, {@code BlockingQueue.take},
+     * ...): the point it would be as a virtual call; such a call stays non-virtual and is reported
+     * like a blocking call without a suspendable form. {@code null} for other calls and for {@code
+     * java.io} stream points, which only a transport's own views make suspend (a {@code super.read()}
+     * is a plain call).
      */
     private SuspensionPoint superCallOfPoint(MethodInsnNode c) {
         if (c.getOpcode() != Opcodes.INVOKESPECIAL || c.name.equals("<init>") || resolve(c.owner, c.name, c.desc) != null) {
             return null;
         }
         SuspensionPoint p = anyPoint(c);
-        if (p == null || p.kind() != SuspensionPoint.Kind.STATIC || p.owner().equals("java/io/InputStream")
-                || p.owner().equals("java/io/OutputStream")) {
+        if (p == null || p.owner().equals("java/io/InputStream") || p.owner().equals("java/io/OutputStream")) {
             return null;
         }
         return p;
