@@ -592,6 +592,7 @@ public final class Instrumenter {
             for (MethodNode mn : cn.methods) {
                 if (isMarked(mn)) {
                     engine = true;
+                    EngineCallSites.spillWhereEngineFails(mn);
                 }
             }
             if (engine) {
