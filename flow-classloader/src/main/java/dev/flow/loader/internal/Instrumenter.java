@@ -592,6 +592,7 @@ public final class Instrumenter {
             for (MethodNode mn : cn.methods) {
                 if (isMarked(mn)) {
                     engine = true;
+                    noteCaughtExceptions(mn);
                     EngineCallSites.spillWhereEngineFails(mn);
                 }
             }
@@ -600,6 +601,21 @@ public final class Instrumenter {
             }
             if (changed) {
                 prepared.put(cn.name, write(cn));
+            }
+        }
+    }
+
+    /**
+     * Calls {@code Engine.caught()} at the start of every exception handler of an instrumented
+     * method: an exception caught while the engine restores or captures the flow's stack (a {@code
+     * StackOverflowError} on a deep stack) must not leave the engine half-way. Costs nothing unless
+     * an exception is caught.
+     */
+    private static void noteCaughtExceptions(MethodNode mn) {
+        Set<LabelNode> handlers = new HashSet<>();
+        for (TryCatchBlockNode b : mn.tryCatchBlocks) {
+            if (handlers.add(b.handler)) {
+                mn.instructions.insert(b.handler, new MethodInsnNode(Opcodes.INVOKESTATIC, Names.ENGINE, "caught", "()V", false));
             }
         }
     }
