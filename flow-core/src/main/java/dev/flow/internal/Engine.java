@@ -84,6 +84,57 @@ public final class Engine {
         return StackRecorder.get();
     }
 
+    /**
+     * Called by instrumented code at the start of every exception handler (catch and finally
+     * blocks): only when an exception is caught. No user code runs while the engine restores or
+     * captures a stack, so a flow whose recorder is still restoring or capturing here was
+     * interrupted half-way by an exception thrown on the way (a {@code StackOverflowError} on a
+     * deep stack, say). A restore is abandoned: the frames up to the handler are whole, those below
+     * are unwound by the exception, and the rest of the recorded stack is discarded, so that later
+     * calls run as plain calls instead of popping a partial stack. A capture cannot be abandoned
+     * (the flow's wake-up is registered): the flow fails with an {@code IllegalStateException}.
+     * Does nothing outside a flow.
+     *
+     * @throws IllegalStateException if an exception interrupted the capture of the flow's stack
+     */
+    public static void caught() {
+        Thread t = Thread.currentThread();
+        StackRecorder r = t instanceof SchedulerCore.Runner ? ((SchedulerCore.Runner) t).recorder : null;
+        if (r == null || !(r.isRestoring || r.isCapturing)) {
+            return;
+        }
+        boolean capturing = r.isCapturing;
+        discard(r);
+        if (capturing) {
+            throw new IllegalStateException("an exception interrupted the capture of the flow's stack at a suspension;"
+                    + " the flow cannot continue (a StackOverflowError on a deep stack? give the workers a larger stack)");
+        }
+    }
+
+    /** Ends a restore or capture of {@code r} half-way: its recorded stack is emptied. */
+    private static void discard(StackRecorder r) {
+        r.isRestoring = false;
+        r.isCapturing = false;
+        while (r.hasInt()) {
+            r.popInt();
+        }
+        while (r.hasLong()) {
+            r.popLong();
+        }
+        while (r.hasFloat()) {
+            r.popFloat();
+        }
+        while (r.hasDouble()) {
+            r.popDouble();
+        }
+        while (r.hasObject()) {
+            r.popObject();
+        }
+        while (r.hasReference()) {
+            r.popReference();
+        }
+    }
+
     private static boolean resume(StackRecorder c) {
         if (PACK) {
             StackTrimmer.unpack(c);

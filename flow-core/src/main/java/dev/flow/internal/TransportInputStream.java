@@ -11,7 +11,8 @@ import java.util.Objects;
  * <p>Calls made directly from code loaded through the {@code ContinuationClassLoader} are
  * rewritten to {@link Awaits}' stream forms, which suspend; the methods here are what every other
  * caller gets (a plain thread, or a JDK decorator such as {@code DataInputStream} inside a flow):
- * they block. Used by one flow or thread at a time, like the transport.
+ * they block, and in a flow they pin ({@link UninstrumentedWaits#onViewCall()}: a strict site is
+ * refused whether or not the call would wait). Used by one flow or thread at a time, like the transport.
  */
 public final class TransportInputStream extends InputStream {
 
@@ -29,13 +30,15 @@ public final class TransportInputStream extends InputStream {
 
     @Override
     public int read() throws IOException {
+        UninstrumentedWaits.onViewCall();
         byte[] one = new byte[1];
-        int n = read(one, 0, 1);
+        int n = transport.read(one, 0, 1);
         return n < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+        UninstrumentedWaits.onViewCall();
         return transport.read(b, off, len);
     }
 
@@ -45,6 +48,7 @@ public final class TransportInputStream extends InputStream {
         if (n <= 0) {
             return 0;
         }
+        UninstrumentedWaits.onViewCall();
         int buffered = transport.available();
         if (buffered > 0) {
             long k = Math.min(n, buffered);

@@ -29,16 +29,19 @@ public final class TransportOutputStream extends OutputStream {
 
     @Override
     public void write(int b) throws IOException {
+        UninstrumentedWaits.onViewCall();
         transport.write(new byte[] {(byte) b}, 0, 1);
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
+        UninstrumentedWaits.onViewCall();
         transport.write(b, off, len);
     }
 
     @Override
     public void flush() throws IOException {
+        UninstrumentedWaits.onViewCall();
         transport.flush();
     }
 

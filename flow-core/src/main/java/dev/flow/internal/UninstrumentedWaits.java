@@ -19,6 +19,7 @@ public final class UninstrumentedWaits {
 
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
     private static final ClassLoader FLOW_LOADER = UninstrumentedWaits.class.getClassLoader();
+    private static final String FLOW_SUFFIX = "$flow";
     /**
      * Site ids by "method:line", per calling class: they go with the class, and the {@link Pins} sites
      * are registered in a group owned by its loader, so a dropped loader leaves nothing behind.
@@ -61,6 +62,27 @@ public final class UninstrumentedWaits {
         }
     }
 
+    /**
+     * Called by a transport's stream views ({@link TransportInputStream}, {@link TransportOutputStream})
+     * on every read, write and flush that reaches them: in-scope calls are rewritten to suspending
+     * forms, so a view method runs in a flow only under an uninstrumented frame (a JDK decorator
+     * such as {@code DataInputStream}). A strict site is refused there whether or not the call would
+     * wait; a lenient one is reported only when it blocks ({@link #onBlockingWait()}). Outside a flow
+     * it does nothing; in a flow it costs a stack walk (this path pins anyway).
+     *
+     * @throws dev.flow.UnsuspendableFrameException if the flow is pinned at, or called from, a strict site
+     */
+    public static void onViewCall() {
+        FlowState f = FlowState.current();
+        if (f == null) {
+            return;
+        }
+        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller();
+        if (site != Pins.NOT_PINNED && Pins.isStrict(site)) {
+            Pins.onPinnedAwait(site);
+        }
+    }
+
     private static int siteOfCaller() {
         Optional<StackWalker.StackFrame> frame = WALKER.walk(s -> s.filter(UninstrumentedWaits::inScope).findFirst());
         if (frame.isEmpty()) {
@@ -68,12 +90,17 @@ public final class UninstrumentedWaits {
         }
         StackWalker.StackFrame fr = frame.get();
         Class<?> type = fr.getDeclaringClass();
-        return SITES.get(type).computeIfAbsent(fr.getMethodName() + ":" + fr.getLineNumber(), k -> {
+        String method = sourceName(fr.getMethodName()) + fr.getDescriptor();
+        return SITES.get(type).computeIfAbsent(method + ":" + fr.getLineNumber(), k -> {
             try (Pins.Group owned = Pins.openGroup(type.getClassLoader())) {
-                return Pins.register(type.getName(), fr.getMethodName(), fr.getLineNumber(), Pins.Reason.CALLBACK,
-                        STRICT.get(type));
+                return Pins.register(type.getName(), method, fr.getLineNumber(), Pins.Reason.CALLBACK, STRICT.get(type));
             }
         });
+    }
+
+    /** The name the user wrote: the loader's suspendable body {@code m$flow} of a split method {@code m} is {@code m}. */
+    private static String sourceName(String method) {
+        return method.endsWith(FLOW_SUFFIX) ? method.substring(0, method.length() - FLOW_SUFFIX.length()) : method;
     }
 
     private static boolean inScope(StackWalker.StackFrame f) {

@@ -47,8 +47,7 @@ public final class BuiltinSuspensionPoints {
         stream(p, "java/io/OutputStream", "flush", "()V", "outputFlush");
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
                 AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
-        p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get", "()Ljava/lang/Object;",
-                AWAITS, "get", "(Ljava/util/concurrent/Future;)Ljava/lang/Object;"));
+        p.add(SuspensionPoint.awaitReceiverInterruptibly("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
         p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get",
                 "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
                 AWAITS, "futureGet", "(Ljava/util/concurrent/Future;JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;"));

@@ -330,7 +330,34 @@ public final class Instrumenter {
 
     // ---------------------------------------------------------------- inference
 
+    /**
+     * The suspension point a call is, or {@code null}. An {@code invokespecial} ({@code super.m()})
+     * is never one: a replacement would dispatch virtually, back to the override making the call
+     * ({@link #superCallOfPoint}).
+     */
     private SuspensionPoint matchPoint(MethodInsnNode c) {
+        return c.getOpcode() == Opcodes.INVOKESPECIAL ? null : anyPoint(c);
+    }
+
+    /**
+     * For {@code super.m()} of a blocking JDK method ({@code Future.get}, {@code BlockingQueue.take},
+     * ...): the point it would be as a virtual call; such a call stays non-virtual and is reported
+     * like a blocking call without a suspendable form. {@code null} for other calls and for {@code
+     * java.io} stream points, which only a transport's own views make suspend (a {@code super.read()}
+     * is a plain call).
+     */
+    private SuspensionPoint superCallOfPoint(MethodInsnNode c) {
+        if (c.getOpcode() != Opcodes.INVOKESPECIAL || c.name.equals("<init>") || resolve(c.owner, c.name, c.desc) != null) {
+            return null;
+        }
+        SuspensionPoint p = anyPoint(c);
+        if (p == null || p.owner().equals("java/io/InputStream") || p.owner().equals("java/io/OutputStream")) {
+            return null;
+        }
+        return p;
+    }
+
+    private SuspensionPoint anyPoint(MethodInsnNode c) {
         List<SuspensionPoint> candidates = pointsByName.get(c.name);
         if (candidates == null) {
             return null;
@@ -565,6 +592,8 @@ public final class Instrumenter {
             for (MethodNode mn : cn.methods) {
                 if (isMarked(mn)) {
                     engine = true;
+                    noteCaughtExceptions(mn);
+                    EngineCallSites.spillWhereEngineFails(mn);
                 }
             }
             if (engine) {
@@ -572,6 +601,21 @@ public final class Instrumenter {
             }
             if (changed) {
                 prepared.put(cn.name, write(cn));
+            }
+        }
+    }
+
+    /**
+     * Calls {@code Engine.caught()} at the start of every exception handler of an instrumented
+     * method: an exception caught while the engine restores or captures the flow's stack (a {@code
+     * StackOverflowError} on a deep stack) must not leave the engine half-way. Costs nothing unless
+     * an exception is caught.
+     */
+    private static void noteCaughtExceptions(MethodNode mn) {
+        Set<LabelNode> handlers = new HashSet<>();
+        for (TryCatchBlockNode b : mn.tryCatchBlocks) {
+            if (handlers.add(b.handler)) {
+                mn.instructions.insert(b.handler, new MethodInsnNode(Opcodes.INVOKESTATIC, Names.ENGINE, "caught", "()V", false));
             }
         }
     }
@@ -648,7 +692,8 @@ public final class Instrumenter {
             }
             boolean renames = decl != null && (split.contains(decl) || pinnedInPlace.containsKey(decl));
             if (point == null && reason == null && !renames && marker == null) {
-                SiteCalls.Kind followed = suspends ? null : SiteCalls.match(c, hierarchy);
+                SiteCalls.Kind followed = suspends ? null
+                        : superCallOfPoint(c) != null ? SiteCalls.Kind.UNSUSPENDABLE : SiteCalls.match(c, hierarchy);
                 if (followed != null) {
                     int siteLine = line;
                     edits.add(() -> SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, followed, siteLine, strict));

@@ -146,7 +146,9 @@ final class SiteCalls {
      * Replaces the instance call {@code c} with {@code replacement} (which consumes the receiver and
      * the arguments and leaves the call's result) for a non-null receiver; a null receiver runs the
      * original call, so the JVM's helpful {@code NullPointerException} message (naming the null
-     * expression) is exactly the one of the code loaded normally.
+     * expression) is exactly the one of the code loaded normally. That call always throws, so the two
+     * paths do not merge: the result of the replacement has a single source, and a message about it
+     * ({@code because the return value of "..." is null}) names that source as the original does.
      *
      * @return the first and last instruction of the code that replaced {@code c}
      */
@@ -162,7 +164,8 @@ final class SiteCalls {
         out.add(new JumpInsnNode(Opcodes.IFNONNULL, nonNull));
         loadArguments(c.desc, slots, out);
         out.add(new MethodInsnNode(c.getOpcode(), c.owner, c.name, c.desc, c.itf));
-        out.add(new JumpInsnNode(Opcodes.GOTO, end));
+        out.add(new InsnNode(Opcodes.ACONST_NULL));
+        out.add(new InsnNode(Opcodes.ATHROW));
         out.add(nonNull);
         loadArguments(c.desc, slots, out);
         out.add(replacement);

@@ -1,0 +1,30 @@
+package dev.flow.loader.conformance;
+
+import java.util.stream.Stream;
+
+/**
+ * The JVM's helpful {@code NullPointerException} messages ({@code Cannot invoke ... because ... is
+ * null}) around rewritten calls are those of the code loaded normally, "because" part included:
+ * the null returned by an awaited call as a receiver, thrown, dereferenced, unboxed or locked, and
+ * null locals after an await.
+ *
+ * <p>The loaders include this category's package only: a call site of a method that some in-scope
+ * class overrides with a suspendable body tests its receiver ({@code Dispatch}), and the JVM then
+ * cannot name the source of a null result.
+ */
+class NullMessagesConformanceTest extends ConformanceSuite {
+
+    @Override
+    protected String scope() {
+        return "flowtest.conformance.nullmessages";
+    }
+
+    @Override
+    protected Stream<Case> cases() {
+        return Stream.of("ReceiverIsReturnOfGet", "ReceiverIsReturnOfCompletableGet", "ReceiverIsReturnOfJoin",
+                        "ThrowsReturnOfGet", "FieldOfReturnOfGet", "ArrayLoadFromReturnOfGet", "ArrayLengthOfNullLocal",
+                        "UnboxingReturnOfGet", "UnboxingNullLocal", "SynchronizedOnReturnOfGet", "SynchronizedOnNullField",
+                        "CallOnNullLocalAfterAwait")
+                .map(n -> Case.of("flowtest.conformance.nullmessages." + n).suspends());
+    }
+}

@@ -1,0 +1,2 @@
+/** Fixtures: string concatenations ({@code makeConcatWithConstants}) with wide operands before an await. */
+package flowtest.conformance.concat;

@@ -1,0 +1,2 @@
+/** Fixtures: the JVM's helpful {@code NullPointerException} messages around rewritten calls. */
+package flowtest.conformance.nullmessages;

@@ -1,0 +1,2 @@
+/** Fixtures: deep recursion through suspending frames, with a {@code StackOverflowError} caught at the top. */
+package flowtest.conformance.overflow;
