@@ -22,6 +22,6 @@ public final class CastFailsInConstructor implements Callable<Object> {
         } catch (RuntimeException e) {
             first = e.getClass().getSimpleName();
         }
-        return first + ", then " + Async.later(5).get();
+        return first + ", then " + Async.whenAwaited(5).get();
     }
 }

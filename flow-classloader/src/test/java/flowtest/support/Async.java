@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 public final class Async {
 
     static final long FALLBACK_MILLIS = 200;
+    /** The creation time that means: never complete unless awaited. */
+    private static final long NO_FALLBACK = Long.MAX_VALUE;
     private static final Executor POLL = CompletableFuture.delayedExecutor(200, TimeUnit.MICROSECONDS);
     private static final Executor FIRST = CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS);
 
@@ -34,6 +36,18 @@ public final class Async {
         return f;
     }
 
+    /**
+     * A future completed with {@code value} on another thread only once someone waits for it, with no
+     * fallback: for fixtures whose test checks that the await suspended, which a slow first run (class
+     * loading and instrumentation on a busy machine) could otherwise outlast. Code that never waits for
+     * it never sees it complete.
+     */
+    public static <T> CompletableFuture<T> whenAwaited(T value) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        completeWhenAwaited(f, NO_FALLBACK, () -> f.complete(value), FIRST);
+        return f;
+    }
+
     /** A future failed with {@code t} once awaited, on another thread. */
     public static <T> CompletableFuture<T> failLater(Throwable t) {
         CompletableFuture<T> f = new CompletableFuture<>();
@@ -43,7 +57,8 @@ public final class Async {
 
     private static void completeWhenAwaited(CompletableFuture<?> f, long made, Runnable complete, Executor after) {
         after.execute(() -> {
-            if (f.getNumberOfDependents() > 0 || System.nanoTime() - made > TimeUnit.MILLISECONDS.toNanos(FALLBACK_MILLIS)) {
+            if (f.getNumberOfDependents() > 0
+                    || made != NO_FALLBACK && System.nanoTime() - made > TimeUnit.MILLISECONDS.toNanos(FALLBACK_MILLIS)) {
                 complete.run();
             } else {
                 completeWhenAwaited(f, made, complete, POLL);
