@@ -291,10 +291,10 @@ public final class FlowServer implements AutoCloseable {
     }
 
     /**
-     * Stops at once, without a grace period: {@code close(Duration.ZERO)}. Stops accepting, closes every
-     * open session and releases the acceptor's threads. Session
-     * handlers get an {@link IOException} ("server ... stopped") at their next read, after any input
-     * already buffered; writes to the closed session fail. In sync mode the session threads are also
+     * Stops at once, without a grace period: {@code close(Duration.ZERO)}. Stops accepting, closes
+     * every open session and releases the acceptor's threads. Session handlers get an {@link
+     * IOException} ("server ... stopped") at their next read, after any input already buffered;
+     * writes to the closed session fail. In sync mode the session threads are also
      * interrupted, and this method waits for them to end. The scheduler is not closed. Blocks until
      * every session has closed (30 s at most, then logs a warning); a second call does nothing. Must
      * not be called on a MINA I/O processor thread.
