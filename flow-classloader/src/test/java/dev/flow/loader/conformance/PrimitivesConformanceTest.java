@@ -3,8 +3,8 @@ package dev.flow.loader.conformance;
 import java.util.stream.Stream;
 
 /**
- * Blocking JDK primitives in flows: those with a way to test without blocking (queues, latches,
- * semaphores, phasers) suspend, even when the other side is a sibling flow on the same single worker; those
+ * Blocking JDK primitives in flows: those with a way to test without blocking (queues and deques,
+ * latches, semaphores, phasers, stamped locks) suspend, even when the other side is a sibling flow on the same single worker; those
  * without one ({@code Object.wait}, barriers) are reported and refused in strict mode.
  */
 class PrimitivesConformanceTest extends ConformanceSuite {
@@ -32,6 +32,11 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "ForkJoinTaskJoin").suspends(),
                 Case.of(p + "ThreadJoin").suspends(),
                 Case.of(p + "InterruptedWaits"),
+                Case.of(p + "DequeWithSiblingFlow").suspends(),
+                Case.of(p + "PutIntoFullDeque").suspends(),
+                Case.of(p + "DequeWaitsTimeOut").suspends(),
+                Case.of(p + "StampedLockWithSiblingFlow").suspends(),
+                Case.of(p + "StampedLockWaitsTimeOut").suspends(),
                 Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
                 Case.of(p + "CyclicBarrierOfOne").pins(blocking));
     }
