@@ -54,6 +54,8 @@ public final class Polling {
     public static final int READ_LOCK = 12;
     /** {@link #attempt}: {@code StampedLock.tryWriteLock()}, giving the stamp. */
     public static final int WRITE_LOCK = 13;
+    /** {@link #attempt}: {@code !Process.isAlive()}. */
+    public static final int EXITED = 14;
 
     /** {@link #mode}: the flow may suspend. */
     public static final int SUSPEND = 0;
@@ -158,6 +160,8 @@ public final class Polling {
                 return stamp(((StampedLock) target).tryReadLock());
             case WRITE_LOCK:
                 return stamp(((StampedLock) target).tryWriteLock());
+            case EXITED:
+                return ((Process) target).isAlive() ? null : Boolean.TRUE;
             default:
                 throw new IllegalArgumentException("op: " + op + " (expected: one of Polling's operations)");
         }

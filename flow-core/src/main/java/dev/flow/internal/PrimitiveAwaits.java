@@ -18,7 +18,7 @@ import java.util.concurrent.locks.StampedLock;
 
 /**
  * The suspendable forms of flow handles' waits and of the JDK's blocking primitives (queues and deques,
- * latches, semaphores, phasers, completion services, executor termination, stamped locks): the {@code
+ * latches, semaphores, phasers, completion services, executor termination, stamped locks, processes' ends): the {@code
  * ContinuationClassLoader} rewrites their call sites into calls to these methods.
  *
  * <p>The JDK primitives offer no completion callback, so a flow polls: it tries the non-blocking form
@@ -299,6 +299,18 @@ public final class PrimitiveAwaits {
                         == Polling.WOULD_BLOCK) {
             t.join(millis);
         }
+    }
+
+    /** Replaces {@code Process.waitFor()}: the exit value once the process has ended. */
+    public static int waitFor(Process p) throws InterruptedException {
+        pollFor(Polling.EXITED, p, null, 0, -1, true);
+        return p.waitFor();
+    }
+
+    /** Replaces {@code Process.waitFor(long, TimeUnit)}: {@code false} once the timeout has passed. */
+    public static boolean waitFor(Process p, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = unit == null ? Polling.WOULD_BLOCK : pollFor(Polling.EXITED, p, null, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r != null : p.waitFor(timeout, unit);
     }
 
     /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */

@@ -81,8 +81,8 @@ public final class BuiltinSuspensionPoints {
 
     /**
      * Flow handles, blocking queues and deques, latches, semaphores, phasers, completion services,
-     * executors' termination, threads' {@code join}, stamped locks: their waits poll and suspend between
-     * attempts; and fork/join tasks' {@code join}.
+     * executors' termination, threads' {@code join}, stamped locks, processes' {@code waitFor}: their waits
+     * poll and suspend between attempts; and fork/join tasks' {@code join} and {@code quietlyJoin}.
      */
     private static void addPrimitives(List<SuspensionPoint> p) {
         instance(p, HANDLE, "join", "()Ljava/lang/Object;");
@@ -116,8 +116,11 @@ public final class BuiltinSuspensionPoints {
         instance(p, "java/util/concurrent/CompletionService", "poll", "(J" + UNIT + ")Ljava/util/concurrent/Future;");
         instance(p, "java/util/concurrent/ExecutorService", "awaitTermination", "(J" + UNIT + ")Z");
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "join", "()Ljava/lang/Object;"));
+        p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "quietlyJoin", "()V"));
         instance(p, "java/lang/Thread", "join", "()V");
         instance(p, "java/lang/Thread", "join", "(J)V");
+        instance(p, "java/lang/Process", "waitFor", "()I");
+        instance(p, "java/lang/Process", "waitFor", "(J" + UNIT + ")Z");
     }
 
     /** An instance method replaced by the {@code PrimitiveAwaits} method of the same name taking the receiver first. */

@@ -37,7 +37,17 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "DequeWaitsTimeOut").suspends(),
                 Case.of(p + "StampedLockWithSiblingFlow").suspends(),
                 Case.of(p + "StampedLockWaitsTimeOut").suspends(),
+                Case.of(p + "ForkJoinTaskQuietlyJoin").suspends(),
+                Case.of(p + "ProcessWaitFor").suspends(),
                 Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
-                Case.of(p + "CyclicBarrierOfOne").pins(blocking));
+                Case.of(p + "CyclicBarrierOfOne").pins(blocking),
+                Case.of(p + "TransferToWaitingThread").pins(blocking),
+                Case.of(p + "TryTransferTimesOut").pins(blocking),
+                Case.of(p + "InvokeAllOnPool").pins(blocking),
+                Case.of(p + "InvokeAnyOnPool").pins(blocking),
+                Case.of(p + "ForkJoinPoolInvoke").pins(blocking),
+                Case.of(p + "SubmissionPublisherSubmit").pins(blocking),
+                Case.of(p + "LockSupportParkNanos").pins(blocking),
+                Case.of(p + "ReferenceQueueRemoveTimesOut").pins(blocking));
     }
 }
