@@ -18,7 +18,7 @@ import java.util.concurrent.locks.StampedLock;
 
 /**
  * The suspendable forms of flow handles' waits and of the JDK's blocking primitives (queues and deques,
- * latches, semaphores, phasers, completion services, executor termination, stamped locks, processes' ends): the {@code
+ * latches, semaphores, phasers, completion services, executor termination, stamped locks, processes' ends, {@code TimeUnit}'s sleeps and joins): the {@code
  * ContinuationClassLoader} rewrites their call sites into calls to these methods.
  *
  * <p>The JDK primitives offer no completion callback, so a flow polls: it tries the non-blocking form
@@ -311,6 +311,30 @@ public final class PrimitiveAwaits {
     public static boolean waitFor(Process p, long timeout, TimeUnit unit) throws InterruptedException {
         Object r = unit == null ? Polling.WOULD_BLOCK : pollFor(Polling.EXITED, p, null, 0, nanos(timeout, unit), true);
         return r != Polling.WOULD_BLOCK ? r != null : p.waitFor(timeout, unit);
+    }
+
+    /** Replaces {@code TimeUnit.sleep(long)}: {@code Thread.sleep(millis, nanos)} as the JDK computes them. */
+    public static void sleep(TimeUnit unit, long timeout) throws InterruptedException {
+        if (timeout > 0) {
+            long ms = unit.toMillis(timeout);
+            Awaits.sleep(ms, excessNanos(unit, timeout, ms));
+        }
+    }
+
+    /** Replaces {@code TimeUnit.timedJoin(Thread, long)}: {@code Thread.join(millis, nanos)} as the JDK computes them. */
+    public static void timedJoin(TimeUnit unit, Thread t, long timeout) throws InterruptedException {
+        if (timeout > 0) {
+            long ms = unit.toMillis(timeout);
+            join(t, excessNanos(unit, timeout, ms) > 0 && ms < Long.MAX_VALUE ? ms + 1 : ms);
+        }
+    }
+
+    /** The nanoseconds of {@code d} units beyond {@code ms} milliseconds, as {@code TimeUnit} computes them. */
+    private static int excessNanos(TimeUnit unit, long d, long ms) {
+        if (unit == TimeUnit.NANOSECONDS) {
+            return (int) (d - ms * 1_000_000L);
+        }
+        return unit == TimeUnit.MICROSECONDS ? (int) (d * 1000L - ms * 1_000_000L) : 0;
     }
 
     /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */

@@ -81,7 +81,7 @@ public final class BuiltinSuspensionPoints {
 
     /**
      * Flow handles, blocking queues and deques, latches, semaphores, phasers, completion services,
-     * executors' termination, threads' {@code join}, stamped locks, processes' {@code waitFor}: their waits
+     * executors' termination, threads' {@code join}, stamped locks, processes' {@code waitFor}, {@code TimeUnit.sleep/timedJoin}: their waits
      * poll and suspend between attempts; and fork/join tasks' {@code join} and {@code quietlyJoin}.
      */
     private static void addPrimitives(List<SuspensionPoint> p) {
@@ -119,6 +119,8 @@ public final class BuiltinSuspensionPoints {
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "quietlyJoin", "()V"));
         instance(p, "java/lang/Thread", "join", "()V");
         instance(p, "java/lang/Thread", "join", "(J)V");
+        instance(p, "java/util/concurrent/TimeUnit", "sleep", "(J)V");
+        instance(p, "java/util/concurrent/TimeUnit", "timedJoin", "(Ljava/lang/Thread;J)V");
         instance(p, "java/lang/Process", "waitFor", "()I");
         instance(p, "java/lang/Process", "waitFor", "(J" + UNIT + ")Z");
     }

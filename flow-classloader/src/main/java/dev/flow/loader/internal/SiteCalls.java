@@ -4,6 +4,7 @@ import dev.flow.internal.Pins;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiPredicate;
 import org.objectweb.asm.Opcodes;
@@ -61,6 +62,8 @@ final class SiteCalls {
     private static final String FJ_TASK = "java/util/concurrent/ForkJoinTask";
     private static final String PUBLISHER = "java/util/concurrent/SubmissionPublisher";
     private static final String PARK = "java/util/concurrent/locks/LockSupport";
+    private static final String AQS = "java/util/concurrent/locks/AbstractQueuedSynchronizer";
+    private static final String AQLS = "java/util/concurrent/locks/AbstractQueuedLongSynchronizer";
 
     private static final class Rule {
         final String owner;
@@ -90,7 +93,7 @@ final class SiteCalls {
         return new Rule(owner, name, params, Kind.UNSUSPENDABLE, true);
     }
 
-    private static final List<Rule> RULES = declaredByTheJdk(
+    private static final List<Rule> RULES = declaredByTheJdk(synchronizers(),
             new Rule(LOCK, "lock", "()", Kind.LOCK),
             new Rule(LOCK, "lockInterruptibly", "()", Kind.LOCK),
             new Rule(LOCK, "tryLock", "()", Kind.TRY_LOCK),
@@ -121,6 +124,10 @@ final class SiteCalls {
             blocking(EXECUTOR, "invokeAny", "(Ljava/util/Collection;"),
             blocking(EXECUTOR, "close", "()"),
             blocking(FJ_POOL, "invoke", "(Ljava/util/concurrent/ForkJoinTask;)"),
+            blocking(FJ_POOL, "invokeAllUninterruptibly", "("),
+            blocking("java/lang/Process", "waitFor", "(Ljava/time/Duration;)"),
+            blocking("java/util/concurrent/StructuredTaskScope", "join", "()"),
+            blocking("java/util/concurrent/StructuredTaskScope", "close", "()"),
             blocking(FJ_POOL, "awaitQuiescence", TIMED),
             blocking(FJ_TASK, "quietlyJoin", TIMED),
             blocking(FJ_TASK, "quietlyJoinUninterruptibly", "("),
@@ -128,6 +135,11 @@ final class SiteCalls {
             blockingStatic(FJ_TASK, "invokeAll", "("),
             blocking(PUBLISHER, "submit", "(Ljava/lang/Object;)"),
             blocking(PUBLISHER, "offer", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;"),
+            blocking("java/util/concurrent/TimeUnit", "timedWait", "(Ljava/lang/Object;J)"),
+            blocking("java/nio/channels/AsynchronousChannelGroup", "awaitTermination", TIMED),
+            blocking("java/nio/channels/FileChannel", "lock", "("),
+            blocking("java/io/Console", "readLine", "("),
+            blocking("java/io/Console", "readPassword", "("),
             blockingStatic(PARK, "park", "("),
             blockingStatic(PARK, "parkNanos", "("),
             blockingStatic(PARK, "parkUntil", "("));
@@ -135,23 +147,39 @@ final class SiteCalls {
     private SiteCalls() {
     }
 
+    /** The acquisitions of {@code AbstractQueuedSynchronizer}s: they park the thread. */
+    private static Rule[] synchronizers() {
+        String[] names = {"acquire", "acquireInterruptibly", "acquireShared", "acquireSharedInterruptibly",
+                "tryAcquireNanos", "tryAcquireSharedNanos"};
+        Rule[] out = new Rule[names.length * 2];
+        for (int i = 0; i < names.length; i++) {
+            out[2 * i] = blocking(AQS, names[i], "(");
+            out[2 * i + 1] = blocking(AQLS, names[i], "(");
+        }
+        return out;
+    }
+
     /**
-     * The rules whose method the running JDK declares: a rule for a later JDK's method ({@code
+     * The rules, {@code rules} then {@code more}, whose method the running JDK declares: a rule for a later JDK's type or method ({@code
      * ExecutorService.close()} before JDK 19) must not catch an application's own method of that name.
      */
-    private static List<Rule> declaredByTheJdk(Rule... rules) {
+    private static List<Rule> declaredByTheJdk(Rule[] more, Rule... rules) {
+        List<Rule> all = new ArrayList<>(Arrays.asList(rules));
+        all.addAll(Arrays.asList(more));
         List<Rule> out = new ArrayList<>();
-        for (Rule r : rules) {
+        for (Rule r : all) {
+            Class<?> owner;
             try {
-                for (Method m : Class.forName(r.owner.replace('/', '.'), false, null).getDeclaredMethods()) {
-                    if (m.getName().equals(r.name) && Modifier.isStatic(m.getModifiers()) == r.isStatic
-                            && Type.getMethodDescriptor(m).startsWith(r.params)) {
-                        out.add(r);
-                        break;
-                    }
-                }
+                owner = Class.forName(r.owner.replace('/', '.'), false, null);
             } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("rule owner " + r.owner + " is not a JDK class", e);
+                continue;
+            }
+            for (Method m : owner.getDeclaredMethods()) {
+                if (m.getName().equals(r.name) && Modifier.isStatic(m.getModifiers()) == r.isStatic
+                        && Type.getMethodDescriptor(m).startsWith(r.params)) {
+                    out.add(r);
+                    break;
+                }
             }
         }
         return List.copyOf(out);

@@ -39,6 +39,7 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "StampedLockWaitsTimeOut").suspends(),
                 Case.of(p + "ForkJoinTaskQuietlyJoin").suspends(),
                 Case.of(p + "ProcessWaitFor").suspends(),
+                Case.of(p + "TimeUnitSleepAndTimedJoin").suspends(),
                 Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
                 Case.of(p + "CyclicBarrierOfOne").pins(blocking),
                 Case.of(p + "TransferToWaitingThread").pins(blocking),
@@ -48,6 +49,10 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "ForkJoinPoolInvoke").pins(blocking),
                 Case.of(p + "SubmissionPublisherSubmit").pins(blocking),
                 Case.of(p + "LockSupportParkNanos").pins(blocking),
-                Case.of(p + "ReferenceQueueRemoveTimesOut").pins(blocking));
+                Case.of(p + "ReferenceQueueRemoveTimesOut").pins(blocking),
+                Case.of(p + "TimeUnitTimedWait").pins(blocking),
+                Case.of(p + "SynchronizerAcquire").pins(blocking),
+                Case.of(p + "FileChannelLock").pins(blocking),
+                Case.of(p + "ChannelGroupAwaitTermination").pins(blocking));
     }
 }
