@@ -18,8 +18,9 @@ import java.util.concurrent.locks.StampedLock;
 
 /**
  * The suspendable forms of flow handles' waits and of the JDK's blocking primitives (queues and deques,
- * latches, semaphores, phasers, completion services, executor termination, stamped locks, processes' ends, {@code TimeUnit}'s sleeps and joins): the {@code
- * ContinuationClassLoader} rewrites their call sites into calls to these methods.
+ * latches, semaphores, phasers, completion services, executor termination, stamped locks, processes'
+ * ends, {@code TimeUnit}'s sleeps and joins): the {@code ContinuationClassLoader} rewrites their call
+ * sites into calls to these methods.
  *
  * <p>The JDK primitives offer no completion callback, so a flow polls: it tries the non-blocking form
  * and suspends between attempts ({@link Polling}). Timeouts end the wait as the JDK's do. With the
@@ -28,9 +29,9 @@ import java.util.concurrent.locks.StampedLock;
  * (clearing the flag), each implementation in its own order (a {@code LinkedBlockingDeque}'s {@code
  * take} returns an element present and keeps the flag, an {@code ArrayBlockingQueue}'s throws). An
  * interrupt while the flow waits ends the wait with {@code InterruptedException}, as the JDK's waits
- * do. Outside a flow, or in a flow that never suspends, each method makes the original call. A pinned flow first tries once without blocking; if it would have to
- * wait, the pin is reported (a warning once per site; strict sites refuse at once, by site) and the
- * original call blocks.
+ * do. Outside a flow, or in a flow that never suspends, each method makes the original call. A pinned
+ * flow first tries once without blocking; if it would have to wait, the pin is reported (a warning
+ * once per site; strict sites refuse at once, by site) and the original call blocks.
  *
  * <p>Each class loader defines its own instrumented copy of this class, so it uses only public
  * members of other classes. Runs on the calling thread: a scheduler worker inside a flow.
@@ -121,7 +122,8 @@ public final class PrimitiveAwaits {
         return pollAt(q, false, timeout, unit);
     }
 
-    private static Object pollAt(BlockingDeque<?> q, boolean first, long timeout, TimeUnit unit) throws InterruptedException {
+    private static Object pollAt(BlockingDeque<?> q, boolean first, long timeout, TimeUnit unit)
+            throws InterruptedException {
         Object r = unit == null ? Polling.WOULD_BLOCK
                 : pollFor(first ? Polling.TAKE_FIRST : Polling.TAKE_LAST, q, null, 0, nanos(timeout, unit), true);
         return r != Polling.WOULD_BLOCK ? r : first ? q.pollFirst(timeout, unit) : q.pollLast(timeout, unit);
@@ -139,7 +141,8 @@ public final class PrimitiveAwaits {
 
     @SuppressWarnings("unchecked")
     private static void putAt(BlockingDeque<?> q, boolean first, Object e) throws InterruptedException {
-        if (e == null || pollFor(first ? Polling.OFFER_FIRST : Polling.OFFER_LAST, q, e, 0, -1, true) == Polling.WOULD_BLOCK) {
+        int op = first ? Polling.OFFER_FIRST : Polling.OFFER_LAST;
+        if (e == null || pollFor(op, q, e, 0, -1, true) == Polling.WOULD_BLOCK) {
             if (first) {
                 ((BlockingDeque<Object>) q).putFirst(e);
             } else {
@@ -205,8 +208,9 @@ public final class PrimitiveAwaits {
     /** An interruptible acquisition: for {@code timeout} if {@code timed}, else for ever. */
     private static long stamp(StampedLock lock, boolean write, boolean timed, long timeout, TimeUnit unit)
             throws InterruptedException {
+        int op = write ? Polling.WRITE_LOCK : Polling.READ_LOCK;
         Object r = timed && unit == null ? Polling.WOULD_BLOCK
-                : pollFor(write ? Polling.WRITE_LOCK : Polling.READ_LOCK, lock, null, 0, timed ? nanos(timeout, unit) : -1, true);
+                : pollFor(op, lock, null, 0, timed ? nanos(timeout, unit) : -1, true);
         if (r != Polling.WOULD_BLOCK) {
             return r == null ? 0L : (Long) r;
         }

@@ -81,8 +81,9 @@ public final class BuiltinSuspensionPoints {
 
     /**
      * Flow handles, blocking queues and deques, latches, semaphores, phasers, completion services,
-     * executors' termination, threads' {@code join}, stamped locks, processes' {@code waitFor}, {@code TimeUnit.sleep/timedJoin}: their waits
-     * poll and suspend between attempts; and fork/join tasks' {@code join} and {@code quietlyJoin}.
+     * executors' termination, threads' {@code join}, stamped locks, processes' {@code waitFor}, {@code
+     * TimeUnit.sleep/timedJoin}: their waits poll and suspend between attempts; and fork/join tasks'
+     * {@code join} and {@code quietlyJoin}.
      */
     private static void addPrimitives(List<SuspensionPoint> p) {
         instance(p, HANDLE, "join", "()Ljava/lang/Object;");
@@ -100,7 +101,8 @@ public final class BuiltinSuspensionPoints {
         for (String mode : new String[] {"read", "write"}) {
             instance(p, STAMPED, mode + "Lock", "()J");
             instance(p, STAMPED, mode + "LockInterruptibly", "()J");
-            instance(p, STAMPED, "try" + Character.toUpperCase(mode.charAt(0)) + mode.substring(1) + "Lock", "(J" + UNIT + ")J");
+            String capitalised = Character.toUpperCase(mode.charAt(0)) + mode.substring(1);
+            instance(p, STAMPED, "try" + capitalised + "Lock", "(J" + UNIT + ")J");
         }
         instance(p, LATCH, "await", "()V");
         instance(p, LATCH, "await", "(J" + UNIT + ")Z");

@@ -119,7 +119,7 @@ final class SiteCalls {
             blocking("java/lang/Thread", "join", "(Ljava/time/Duration;)"),
             blocking("java/lang/ref/ReferenceQueue", "remove", "("),
             blocking("java/util/concurrent/TransferQueue", "transfer", "(Ljava/lang/Object;)"),
-            blocking("java/util/concurrent/TransferQueue", "tryTransfer", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)"),
+            blocking("java/util/concurrent/TransferQueue", "tryTransfer", "(Ljava/lang/Object;J"),
             blocking(EXECUTOR, "invokeAll", "(Ljava/util/Collection;"),
             blocking(EXECUTOR, "invokeAny", "(Ljava/util/Collection;"),
             blocking(EXECUTOR, "close", "()"),
@@ -160,8 +160,9 @@ final class SiteCalls {
     }
 
     /**
-     * The rules, {@code rules} then {@code more}, whose method the running JDK declares: a rule for a later JDK's type or method ({@code
-     * ExecutorService.close()} before JDK 19) must not catch an application's own method of that name.
+     * The rules, {@code rules} then {@code more}, whose method the running JDK declares: a rule for a
+     * later JDK's type or method ({@code ExecutorService.close()} before JDK 19) must not catch an
+     * application's own method of that name.
      */
     private static List<Rule> declaredByTheJdk(Rule[] more, Rule... rules) {
         List<Rule> all = new ArrayList<>(Arrays.asList(rules));

@@ -84,7 +84,7 @@ class JdkBlockingMethodsTest {
                 }
             }
         }
-        assertTrue(candidates > 500, "only " + candidates + " candidate methods found (expected: > 500): the walk is broken");
+        assertTrue(candidates > 500, "candidates: " + candidates + " (expected: > 500): the walk is broken");
         assertTrue(unclassified.isEmpty(), unclassified.size() + " JDK methods that can block are not classified (make each "
                 + "suspend, add a SiteCalls rule, or add it to JdkBlockingAllowList with a reason):\n  "
                 + String.join("\n  ", unclassified));
