@@ -2,17 +2,20 @@ package dev.flow.internal;
 
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
+import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * Support for the suspendable forms of JDK primitives that offer no completion callback (blocking
- * queues, latches, semaphores): the flow tries the non-blocking form ({@code poll}, {@code
- * tryAcquire}, {@code getCount() == 0}, {@code Phaser.getPhase()}) and suspends between attempts, first yielding the worker to
+ * queues and deques, latches, semaphores, stamped locks): the flow tries the non-blocking form ({@code poll},
+ * {@code pollFirst}, {@code tryAcquire}, {@code getCount() == 0}, {@code Phaser.getPhase()}, {@code
+ * StampedLock.tryReadLock()}) and suspends between attempts, first yielding the worker to
  * other ready flows three times, then sleeping 50 µs, doubling up to 1 ms. Also the report for
  * blocking calls that have no suspendable form. Stateless and thread-safe.
  */
@@ -39,6 +42,20 @@ public final class Polling {
     public static final int TERMINATED = 6;
     /** {@link #attempt}: {@code !Thread.isAlive()}. */
     public static final int ENDED = 7;
+    /** {@link #attempt}: {@code BlockingDeque.pollFirst()}. */
+    public static final int TAKE_FIRST = 8;
+    /** {@link #attempt}: {@code BlockingDeque.pollLast()}. */
+    public static final int TAKE_LAST = 9;
+    /** {@link #attempt}: {@code BlockingDeque.offerFirst(element)}. */
+    public static final int OFFER_FIRST = 10;
+    /** {@link #attempt}: {@code BlockingDeque.offerLast(element)}. */
+    public static final int OFFER_LAST = 11;
+    /** {@link #attempt}: {@code StampedLock.tryReadLock()}, giving the stamp. */
+    public static final int READ_LOCK = 12;
+    /** {@link #attempt}: {@code StampedLock.tryWriteLock()}, giving the stamp. */
+    public static final int WRITE_LOCK = 13;
+    /** {@link #attempt}: {@code !Process.isAlive()}. */
+    public static final int EXITED = 14;
 
     /** {@link #mode}: the flow may suspend. */
     public static final int SUSPEND = 0;
@@ -131,9 +148,27 @@ public final class Polling {
                 return ((ExecutorService) target).isTerminated() ? Boolean.TRUE : null;
             case ENDED:
                 return ((Thread) target).isAlive() ? null : Boolean.TRUE;
+            case TAKE_FIRST:
+                return ((BlockingDeque<?>) target).pollFirst();
+            case TAKE_LAST:
+                return ((BlockingDeque<?>) target).pollLast();
+            case OFFER_FIRST:
+                return ((BlockingDeque<Object>) target).offerFirst(element) ? Boolean.TRUE : null;
+            case OFFER_LAST:
+                return ((BlockingDeque<Object>) target).offerLast(element) ? Boolean.TRUE : null;
+            case READ_LOCK:
+                return stamp(((StampedLock) target).tryReadLock());
+            case WRITE_LOCK:
+                return stamp(((StampedLock) target).tryWriteLock());
+            case EXITED:
+                return ((Process) target).isAlive() ? null : Boolean.TRUE;
             default:
                 throw new IllegalArgumentException("op: " + op + " (expected: one of Polling's operations)");
         }
+    }
+
+    private static Object stamp(long stamp) {
+        return stamp != 0L ? Long.valueOf(stamp) : null;
     }
 
     /** How long to pause before attempt {@code attempt + 1}: {@code 0} (a yield) for the first three. */

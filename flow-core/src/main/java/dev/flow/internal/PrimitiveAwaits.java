@@ -2,6 +2,7 @@ package dev.flow.internal;
 
 import dev.flow.FlowHandle;
 import java.time.Duration;
+import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.CountDownLatch;
@@ -13,19 +14,24 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.StampedLock;
 
 /**
- * The suspendable forms of flow handles' waits and of the JDK's blocking primitives (queues, latches,
- * semaphores, phasers, completion services, executor termination): the {@code
- * ContinuationClassLoader} rewrites their call sites into calls to these methods.
+ * The suspendable forms of flow handles' waits and of the JDK's blocking primitives (queues and deques,
+ * latches, semaphores, phasers, completion services, executor termination, stamped locks, processes'
+ * ends, {@code TimeUnit}'s sleeps and joins): the {@code ContinuationClassLoader} rewrites their call
+ * sites into calls to these methods.
  *
  * <p>The JDK primitives offer no completion callback, so a flow polls: it tries the non-blocking form
- * and suspends between attempts ({@link Polling}). Timeouts end the wait as the JDK's do, and with the
- * interrupt flag set an interruptible wait throws {@code InterruptedException} (clearing the flag)
- * before each attempt, as the JDK's do. Outside a flow, or in a flow that never suspends, each method
- * makes the original call. A pinned flow first tries once without blocking; if it would have to
- * wait, the pin is reported (a warning once per site; strict sites refuse at once, by site) and the
- * original call blocks.
+ * and suspends between attempts ({@link Polling}). Timeouts end the wait as the JDK's do. With the
+ * interrupt flag set, an interruptible wait makes the original call, which with the flag set never
+ * parks: it returns at once if it can proceed and otherwise throws {@code InterruptedException}
+ * (clearing the flag), each implementation in its own order (a {@code LinkedBlockingDeque}'s {@code
+ * take} returns an element present and keeps the flag, an {@code ArrayBlockingQueue}'s throws). An
+ * interrupt while the flow waits ends the wait with {@code InterruptedException}, as the JDK's waits
+ * do. Outside a flow, or in a flow that never suspends, each method makes the original call. A pinned
+ * flow first tries once without blocking; if it would have to wait, the pin is reported (a warning
+ * once per site; strict sites refuse at once, by site) and the original call blocks.
  *
  * <p>Each class loader defines its own instrumented copy of this class, so it uses only public
  * members of other classes. Runs on the calling thread: a scheduler worker inside a flow.
@@ -89,6 +95,129 @@ public final class PrimitiveAwaits {
         Object r = e == null || unit == null || q instanceof SynchronousQueue ? Polling.WOULD_BLOCK
                 : pollFor(Polling.OFFER, q, e, 0, nanos(timeout, unit), true);
         return r != Polling.WOULD_BLOCK ? r != null : ((BlockingQueue<Object>) q).offer(e, timeout, unit);
+    }
+
+    /** Replaces {@code BlockingDeque.takeFirst()}. */
+    public static Object takeFirst(BlockingDeque<?> q) throws InterruptedException {
+        return takeAt(q, true);
+    }
+
+    /** Replaces {@code BlockingDeque.takeLast()}. */
+    public static Object takeLast(BlockingDeque<?> q) throws InterruptedException {
+        return takeAt(q, false);
+    }
+
+    private static Object takeAt(BlockingDeque<?> q, boolean first) throws InterruptedException {
+        Object r = pollFor(first ? Polling.TAKE_FIRST : Polling.TAKE_LAST, q, null, 0, -1, true);
+        return r != Polling.WOULD_BLOCK ? r : first ? q.takeFirst() : q.takeLast();
+    }
+
+    /** Replaces {@code BlockingDeque.pollFirst(long, TimeUnit)}: {@code null} once the timeout has passed. */
+    public static Object pollFirst(BlockingDeque<?> q, long timeout, TimeUnit unit) throws InterruptedException {
+        return pollAt(q, true, timeout, unit);
+    }
+
+    /** Replaces {@code BlockingDeque.pollLast(long, TimeUnit)}: {@code null} once the timeout has passed. */
+    public static Object pollLast(BlockingDeque<?> q, long timeout, TimeUnit unit) throws InterruptedException {
+        return pollAt(q, false, timeout, unit);
+    }
+
+    private static Object pollAt(BlockingDeque<?> q, boolean first, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        Object r = unit == null ? Polling.WOULD_BLOCK
+                : pollFor(first ? Polling.TAKE_FIRST : Polling.TAKE_LAST, q, null, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r : first ? q.pollFirst(timeout, unit) : q.pollLast(timeout, unit);
+    }
+
+    /** Replaces {@code BlockingDeque.putFirst(Object)}. */
+    public static void putFirst(BlockingDeque<?> q, Object e) throws InterruptedException {
+        putAt(q, true, e);
+    }
+
+    /** Replaces {@code BlockingDeque.putLast(Object)}. */
+    public static void putLast(BlockingDeque<?> q, Object e) throws InterruptedException {
+        putAt(q, false, e);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void putAt(BlockingDeque<?> q, boolean first, Object e) throws InterruptedException {
+        int op = first ? Polling.OFFER_FIRST : Polling.OFFER_LAST;
+        if (e == null || pollFor(op, q, e, 0, -1, true) == Polling.WOULD_BLOCK) {
+            if (first) {
+                ((BlockingDeque<Object>) q).putFirst(e);
+            } else {
+                ((BlockingDeque<Object>) q).putLast(e);
+            }
+        }
+    }
+
+    /** Replaces {@code BlockingDeque.offerFirst(Object, long, TimeUnit)}: {@code false} once the timeout has passed. */
+    public static boolean offerFirst(BlockingDeque<?> q, Object e, long timeout, TimeUnit unit) throws InterruptedException {
+        return offerAt(q, true, e, timeout, unit);
+    }
+
+    /** Replaces {@code BlockingDeque.offerLast(Object, long, TimeUnit)}: {@code false} once the timeout has passed. */
+    public static boolean offerLast(BlockingDeque<?> q, Object e, long timeout, TimeUnit unit) throws InterruptedException {
+        return offerAt(q, false, e, timeout, unit);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean offerAt(BlockingDeque<?> q, boolean first, Object e, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        Object r = e == null || unit == null ? Polling.WOULD_BLOCK
+                : pollFor(first ? Polling.OFFER_FIRST : Polling.OFFER_LAST, q, e, 0, nanos(timeout, unit), true);
+        if (r != Polling.WOULD_BLOCK) {
+            return r != null;
+        }
+        BlockingDeque<Object> d = (BlockingDeque<Object>) q;
+        return first ? d.offerFirst(e, timeout, unit) : d.offerLast(e, timeout, unit);
+    }
+
+    /** Replaces {@code StampedLock.readLock()}; an interrupt stays set. */
+    public static long readLock(StampedLock lock) {
+        Object r = uninterruptibly(Polling.READ_LOCK, lock, 0);
+        return r != Polling.WOULD_BLOCK ? (Long) r : lock.readLock();
+    }
+
+    /** Replaces {@code StampedLock.writeLock()}; an interrupt stays set. */
+    public static long writeLock(StampedLock lock) {
+        Object r = uninterruptibly(Polling.WRITE_LOCK, lock, 0);
+        return r != Polling.WOULD_BLOCK ? (Long) r : lock.writeLock();
+    }
+
+    /** Replaces {@code StampedLock.readLockInterruptibly()}. */
+    public static long readLockInterruptibly(StampedLock lock) throws InterruptedException {
+        return stamp(lock, false, false, 0, null);
+    }
+
+    /** Replaces {@code StampedLock.writeLockInterruptibly()}. */
+    public static long writeLockInterruptibly(StampedLock lock) throws InterruptedException {
+        return stamp(lock, true, false, 0, null);
+    }
+
+    /** Replaces {@code StampedLock.tryReadLock(long, TimeUnit)}: {@code 0} once the timeout has passed. */
+    public static long tryReadLock(StampedLock lock, long timeout, TimeUnit unit) throws InterruptedException {
+        return stamp(lock, false, true, timeout, unit);
+    }
+
+    /** Replaces {@code StampedLock.tryWriteLock(long, TimeUnit)}: {@code 0} once the timeout has passed. */
+    public static long tryWriteLock(StampedLock lock, long timeout, TimeUnit unit) throws InterruptedException {
+        return stamp(lock, true, true, timeout, unit);
+    }
+
+    /** An interruptible acquisition: for {@code timeout} if {@code timed}, else for ever. */
+    private static long stamp(StampedLock lock, boolean write, boolean timed, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        int op = write ? Polling.WRITE_LOCK : Polling.READ_LOCK;
+        Object r = timed && unit == null ? Polling.WOULD_BLOCK
+                : pollFor(op, lock, null, 0, timed ? nanos(timeout, unit) : -1, true);
+        if (r != Polling.WOULD_BLOCK) {
+            return r == null ? 0L : (Long) r;
+        }
+        if (!timed) {
+            return write ? lock.writeLockInterruptibly() : lock.readLockInterruptibly();
+        }
+        return write ? lock.tryWriteLock(timeout, unit) : lock.tryReadLock(timeout, unit);
     }
 
     /** Replaces {@code CountDownLatch.await()}. */
@@ -176,6 +305,42 @@ public final class PrimitiveAwaits {
         }
     }
 
+    /** Replaces {@code Process.waitFor()}: the exit value once the process has ended. */
+    public static int waitFor(Process p) throws InterruptedException {
+        pollFor(Polling.EXITED, p, null, 0, -1, true);
+        return p.waitFor();
+    }
+
+    /** Replaces {@code Process.waitFor(long, TimeUnit)}: {@code false} once the timeout has passed. */
+    public static boolean waitFor(Process p, long timeout, TimeUnit unit) throws InterruptedException {
+        Object r = unit == null ? Polling.WOULD_BLOCK : pollFor(Polling.EXITED, p, null, 0, nanos(timeout, unit), true);
+        return r != Polling.WOULD_BLOCK ? r != null : p.waitFor(timeout, unit);
+    }
+
+    /** Replaces {@code TimeUnit.sleep(long)}: {@code Thread.sleep(millis, nanos)} as the JDK computes them. */
+    public static void sleep(TimeUnit unit, long timeout) throws InterruptedException {
+        if (timeout > 0) {
+            long ms = unit.toMillis(timeout);
+            Awaits.sleep(ms, excessNanos(unit, timeout, ms));
+        }
+    }
+
+    /** Replaces {@code TimeUnit.timedJoin(Thread, long)}: {@code Thread.join(millis, nanos)} as the JDK computes them. */
+    public static void timedJoin(TimeUnit unit, Thread t, long timeout) throws InterruptedException {
+        if (timeout > 0) {
+            long ms = unit.toMillis(timeout);
+            join(t, excessNanos(unit, timeout, ms) > 0 && ms < Long.MAX_VALUE ? ms + 1 : ms);
+        }
+    }
+
+    /** The nanoseconds of {@code d} units beyond {@code ms} milliseconds, as {@code TimeUnit} computes them. */
+    private static int excessNanos(TimeUnit unit, long d, long ms) {
+        if (unit == TimeUnit.NANOSECONDS) {
+            return (int) (d - ms * 1_000_000L);
+        }
+        return unit == TimeUnit.MICROSECONDS ? (int) (d * 1000L - ms * 1_000_000L) : 0;
+    }
+
     /** Replaces {@code Phaser.awaitAdvance(int)}: the next phase, or a negative phase once terminated. */
     public static int awaitAdvance(Phaser phaser, int phase) {
         Object r = phase < 0 ? Polling.WOULD_BLOCK : uninterruptibly(Polling.PHASE, phaser, phase);
@@ -205,14 +370,16 @@ public final class PrimitiveAwaits {
 
     /**
      * Repeats {@link Polling#attempt} until it succeeds, suspending between attempts, like the JDK's
-     * blocking form: an interruptible wait throws {@code InterruptedException} (clearing the flag)
-     * before each attempt if the flag is set.
+     * blocking form. An interruptible wait that finds the interrupt flag set before an attempt leaves
+     * the outcome to the original call (see the class comment); one interrupted while suspended throws
+     * {@code InterruptedException}.
      *
      * @param n the permits to acquire, or the phase to leave
      * @param nanos how long to try, {@code -1} for ever
      * @return the attempt's result; {@code null} once {@code nanos} have passed; {@link
      *     Polling#WOULD_BLOCK} if the caller must make the blocking call: outside a flow, in a flow that
-     *     never suspends, or in a pinned flow whose attempt failed (its pin reported)
+     *     never suspends, in a pinned flow whose attempt failed (its pin reported), or in an interruptible
+     *     wait with the interrupt flag set
      */
     private static Object pollFor(int op, Object target, Object element, int n, long nanos, boolean interruptible)
             throws InterruptedException {
@@ -222,8 +389,8 @@ public final class PrimitiveAwaits {
         }
         long start = nanos > 0 ? System.nanoTime() : 0;
         for (int attempt = 0;; attempt++) {
-            if (interruptible && Thread.interrupted()) {
-                throw new InterruptedException();
+            if (interruptible && Thread.currentThread().isInterrupted()) {
+                return Polling.WOULD_BLOCK;
             }
             Object r = Polling.attempt(op, target, element, n);
             if (r != null) {

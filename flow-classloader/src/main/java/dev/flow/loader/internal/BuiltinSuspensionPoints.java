@@ -71,15 +71,18 @@ public final class BuiltinSuspensionPoints {
     }
 
     private static final String BQ = "java/util/concurrent/BlockingQueue";
+    private static final String DEQUE = "java/util/concurrent/BlockingDeque";
+    private static final String STAMPED = "java/util/concurrent/locks/StampedLock";
     private static final String LATCH = "java/util/concurrent/CountDownLatch";
     private static final String SEMAPHORE = "java/util/concurrent/Semaphore";
     private static final String HANDLE = "dev/flow/FlowHandle";
     private static final String UNIT = "Ljava/util/concurrent/TimeUnit;";
 
     /**
-     * Flow handles, blocking queues, latches, semaphores, phasers, completion services, executors'
-     * termination, threads' {@code join}: their waits poll and suspend between attempts; and fork/join
-     * tasks' {@code join}.
+     * Flow handles, blocking queues and deques, latches, semaphores, phasers, completion services,
+     * executors' termination, threads' {@code join}, stamped locks, processes' {@code waitFor}, {@code
+     * TimeUnit.sleep/timedJoin}: their waits poll and suspend between attempts; and fork/join tasks'
+     * {@code join} and {@code quietlyJoin}.
      */
     private static void addPrimitives(List<SuspensionPoint> p) {
         instance(p, HANDLE, "join", "()Ljava/lang/Object;");
@@ -88,6 +91,18 @@ public final class BuiltinSuspensionPoints {
         instance(p, BQ, "poll", "(J" + UNIT + ")Ljava/lang/Object;");
         instance(p, BQ, "put", "(Ljava/lang/Object;)V");
         instance(p, BQ, "offer", "(Ljava/lang/Object;J" + UNIT + ")Z");
+        for (String end : new String[] {"First", "Last"}) {
+            instance(p, DEQUE, "take" + end, "()Ljava/lang/Object;");
+            instance(p, DEQUE, "poll" + end, "(J" + UNIT + ")Ljava/lang/Object;");
+            instance(p, DEQUE, "put" + end, "(Ljava/lang/Object;)V");
+            instance(p, DEQUE, "offer" + end, "(Ljava/lang/Object;J" + UNIT + ")Z");
+        }
+        for (String mode : new String[] {"read", "write"}) {
+            instance(p, STAMPED, mode + "Lock", "()J");
+            instance(p, STAMPED, mode + "LockInterruptibly", "()J");
+            String capitalised = Character.toUpperCase(mode.charAt(0)) + mode.substring(1);
+            instance(p, STAMPED, "try" + capitalised + "Lock", "(J" + UNIT + ")J");
+        }
         instance(p, LATCH, "await", "()V");
         instance(p, LATCH, "await", "(J" + UNIT + ")Z");
         instance(p, SEMAPHORE, "acquire", "()V");
@@ -102,8 +117,13 @@ public final class BuiltinSuspensionPoints {
         instance(p, "java/util/concurrent/CompletionService", "poll", "(J" + UNIT + ")Ljava/util/concurrent/Future;");
         instance(p, "java/util/concurrent/ExecutorService", "awaitTermination", "(J" + UNIT + ")Z");
         p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "join", "()Ljava/lang/Object;"));
+        p.add(SuspensionPoint.awaitReceiver("java/util/concurrent/ForkJoinTask", "quietlyJoin", "()V"));
         instance(p, "java/lang/Thread", "join", "()V");
         instance(p, "java/lang/Thread", "join", "(J)V");
+        instance(p, "java/util/concurrent/TimeUnit", "sleep", "(J)V");
+        instance(p, "java/util/concurrent/TimeUnit", "timedJoin", "(Ljava/lang/Thread;J)V");
+        instance(p, "java/lang/Process", "waitFor", "()I");
+        instance(p, "java/lang/Process", "waitFor", "(J" + UNIT + ")Z");
     }
 
     /** An instance method replaced by the {@code PrimitiveAwaits} method of the same name taking the receiver first. */

@@ -1,7 +1,12 @@
 package dev.flow.loader.internal;
 
 import dev.flow.internal.Pins;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiPredicate;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -24,7 +29,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       registered with {@link Pins.Reason#LOCK}).
  *   <li>Blocking calls without a suspendable form ({@code Object.wait}, {@code Condition.await*},
  *       {@code CyclicBarrier.await}, {@code Exchanger.exchange}, {@code
- *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join(long, int)}) stay as they are and are
+ *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join(long, int)}, {@code TransferQueue.transfer},
+ *       {@code ExecutorService.invokeAll/invokeAny}, ... : {@link #RULES}) stay as they are and are
  *       preceded by {@code Polling.unsuspendable(site)}, which reports them in a flow like a pin
  *       ({@link Pins.Reason#BLOCKING_CALL}).
  * </ul>
@@ -51,21 +57,43 @@ final class SiteCalls {
     private static final String CONDITION = "java/util/concurrent/locks/Condition";
     private static final String TIMED = "(JLjava/util/concurrent/TimeUnit;)";
 
+    private static final String EXECUTOR = "java/util/concurrent/ExecutorService";
+    private static final String FJ_POOL = "java/util/concurrent/ForkJoinPool";
+    private static final String FJ_TASK = "java/util/concurrent/ForkJoinTask";
+    private static final String PUBLISHER = "java/util/concurrent/SubmissionPublisher";
+    private static final String PARK = "java/util/concurrent/locks/LockSupport";
+    private static final String AQS = "java/util/concurrent/locks/AbstractQueuedSynchronizer";
+    private static final String AQLS = "java/util/concurrent/locks/AbstractQueuedLongSynchronizer";
+
     private static final class Rule {
         final String owner;
         final String name;
         final String params;
         final Kind kind;
+        final boolean isStatic;
 
         Rule(String owner, String name, String params, Kind kind) {
+            this(owner, name, params, kind, false);
+        }
+
+        Rule(String owner, String name, String params, Kind kind, boolean isStatic) {
             this.owner = owner;
             this.name = name;
             this.params = params;
             this.kind = kind;
+            this.isStatic = isStatic;
         }
     }
 
-    private static final List<Rule> RULES = List.of(
+    private static Rule blocking(String owner, String name, String params) {
+        return new Rule(owner, name, params, Kind.UNSUSPENDABLE);
+    }
+
+    private static Rule blockingStatic(String owner, String name, String params) {
+        return new Rule(owner, name, params, Kind.UNSUSPENDABLE, true);
+    }
+
+    private static final List<Rule> RULES = declaredByTheJdk(synchronizers(),
             new Rule(LOCK, "lock", "()", Kind.LOCK),
             new Rule(LOCK, "lockInterruptibly", "()", Kind.LOCK),
             new Rule(LOCK, "tryLock", "()", Kind.TRY_LOCK),
@@ -87,19 +115,93 @@ final class SiteCalls {
             new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(I)", Kind.UNSUSPENDABLE),
             new Rule("java/util/concurrent/Phaser", "awaitAdvanceInterruptibly", "(IJLjava/util/concurrent/TimeUnit;)",
                     Kind.UNSUSPENDABLE),
-            new Rule("java/lang/Thread", "join", "(JI)", Kind.UNSUSPENDABLE));
+            new Rule("java/lang/Thread", "join", "(JI)", Kind.UNSUSPENDABLE),
+            blocking("java/lang/Thread", "join", "(Ljava/time/Duration;)"),
+            blocking("java/lang/ref/ReferenceQueue", "remove", "("),
+            blocking("java/util/concurrent/TransferQueue", "transfer", "(Ljava/lang/Object;)"),
+            blocking("java/util/concurrent/TransferQueue", "tryTransfer", "(Ljava/lang/Object;J"),
+            blocking(EXECUTOR, "invokeAll", "(Ljava/util/Collection;"),
+            blocking(EXECUTOR, "invokeAny", "(Ljava/util/Collection;"),
+            blocking(EXECUTOR, "close", "()"),
+            blocking(FJ_POOL, "invoke", "(Ljava/util/concurrent/ForkJoinTask;)"),
+            blocking(FJ_POOL, "invokeAllUninterruptibly", "("),
+            blocking("java/lang/Process", "waitFor", "(Ljava/time/Duration;)"),
+            blocking("java/util/concurrent/StructuredTaskScope", "join", "()"),
+            blocking("java/util/concurrent/StructuredTaskScope", "close", "()"),
+            blocking(FJ_POOL, "awaitQuiescence", TIMED),
+            blocking(FJ_TASK, "quietlyJoin", TIMED),
+            blocking(FJ_TASK, "quietlyJoinUninterruptibly", "("),
+            blockingStatic(FJ_TASK, "helpQuiesce", "()"),
+            blockingStatic(FJ_TASK, "invokeAll", "("),
+            blocking(PUBLISHER, "submit", "(Ljava/lang/Object;)"),
+            blocking(PUBLISHER, "offer", "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;"),
+            blocking("java/util/concurrent/TimeUnit", "timedWait", "(Ljava/lang/Object;J)"),
+            blocking("java/nio/channels/AsynchronousChannelGroup", "awaitTermination", TIMED),
+            blocking("java/nio/channels/FileChannel", "lock", "("),
+            blocking("java/io/Console", "readLine", "("),
+            blocking("java/io/Console", "readPassword", "("),
+            blockingStatic(PARK, "park", "("),
+            blockingStatic(PARK, "parkNanos", "("),
+            blockingStatic(PARK, "parkUntil", "("));
 
     private SiteCalls() {
     }
 
+    /** The acquisitions of {@code AbstractQueuedSynchronizer}s: they park the thread. */
+    private static Rule[] synchronizers() {
+        String[] names = {"acquire", "acquireInterruptibly", "acquireShared", "acquireSharedInterruptibly",
+                "tryAcquireNanos", "tryAcquireSharedNanos"};
+        Rule[] out = new Rule[names.length * 2];
+        for (int i = 0; i < names.length; i++) {
+            out[2 * i] = blocking(AQS, names[i], "(");
+            out[2 * i + 1] = blocking(AQLS, names[i], "(");
+        }
+        return out;
+    }
+
+    /**
+     * The rules, {@code rules} then {@code more}, whose method the running JDK declares: a rule for a
+     * later JDK's type or method ({@code ExecutorService.close()} before JDK 19) must not catch an
+     * application's own method of that name.
+     */
+    private static List<Rule> declaredByTheJdk(Rule[] more, Rule... rules) {
+        List<Rule> all = new ArrayList<>(Arrays.asList(rules));
+        all.addAll(Arrays.asList(more));
+        List<Rule> out = new ArrayList<>();
+        for (Rule r : all) {
+            Class<?> owner;
+            try {
+                owner = Class.forName(r.owner.replace('/', '.'), false, null);
+            } catch (ClassNotFoundException e) {
+                continue;
+            }
+            for (Method m : owner.getDeclaredMethods()) {
+                if (m.getName().equals(r.name) && Modifier.isStatic(m.getModifiers()) == r.isStatic
+                        && Type.getMethodDescriptor(m).startsWith(r.params)) {
+                    out.add(r);
+                    break;
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
     /** The kind of {@code c}, or {@code null} if it is not a followed call. */
     static Kind match(MethodInsnNode c, Hierarchy hierarchy) {
-        if (c.getOpcode() == Opcodes.INVOKESTATIC || c.getOpcode() == Opcodes.INVOKESPECIAL) {
+        if (c.getOpcode() == Opcodes.INVOKESPECIAL) {
             return null;
         }
+        return match(c.owner, c.name, c.desc, c.getOpcode() == Opcodes.INVOKESTATIC, hierarchy::isSubtype);
+    }
+
+    /**
+     * The kind of a call to {@code owner.name desc} (internal names), or {@code null} if it is not a
+     * followed call; {@code isSubtype} answers whether its first argument is its second or a subtype.
+     */
+    static Kind match(String owner, String name, String desc, boolean isStatic, BiPredicate<String, String> isSubtype) {
         for (Rule r : RULES) {
-            if (r.name.equals(c.name) && c.desc.startsWith(r.params)
-                    && (r.owner.equals("java/lang/Object") || hierarchy.isSubtype(c.owner, r.owner))) {
+            if (r.isStatic == isStatic && r.name.equals(name) && desc.startsWith(r.params)
+                    && (r.owner.equals("java/lang/Object") || isSubtype.test(owner, r.owner))) {
                 return r.kind;
             }
         }

@@ -3,8 +3,8 @@ package dev.flow.loader.conformance;
 import java.util.stream.Stream;
 
 /**
- * Blocking JDK primitives in flows: those with a way to test without blocking (queues, latches,
- * semaphores, phasers) suspend, even when the other side is a sibling flow on the same single worker; those
+ * Blocking JDK primitives in flows: those with a way to test without blocking (queues and deques,
+ * latches, semaphores, phasers, stamped locks) suspend, even when the other side is a sibling flow on the same single worker; those
  * without one ({@code Object.wait}, barriers) are reported and refused in strict mode.
  */
 class PrimitivesConformanceTest extends ConformanceSuite {
@@ -32,7 +32,27 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "ForkJoinTaskJoin").suspends(),
                 Case.of(p + "ThreadJoin").suspends(),
                 Case.of(p + "InterruptedWaits"),
+                Case.of(p + "DequeWithSiblingFlow").suspends(),
+                Case.of(p + "PutIntoFullDeque").suspends(),
+                Case.of(p + "DequeWaitsTimeOut").suspends(),
+                Case.of(p + "StampedLockWithSiblingFlow").suspends(),
+                Case.of(p + "StampedLockWaitsTimeOut").suspends(),
+                Case.of(p + "ForkJoinTaskQuietlyJoin").suspends(),
+                Case.of(p + "ProcessWaitFor").suspends(),
+                Case.of(p + "TimeUnitSleepAndTimedJoin").suspends(),
                 Case.of(p + "ObjectWaitInSynchronized").pins(blocking),
-                Case.of(p + "CyclicBarrierOfOne").pins(blocking));
+                Case.of(p + "CyclicBarrierOfOne").pins(blocking),
+                Case.of(p + "TransferToWaitingThread").pins(blocking),
+                Case.of(p + "TryTransferTimesOut").pins(blocking),
+                Case.of(p + "InvokeAllOnPool").pins(blocking),
+                Case.of(p + "InvokeAnyOnPool").pins(blocking),
+                Case.of(p + "ForkJoinPoolInvoke").pins(blocking),
+                Case.of(p + "SubmissionPublisherSubmit").pins(blocking),
+                Case.of(p + "LockSupportParkNanos").pins(blocking),
+                Case.of(p + "ReferenceQueueRemoveTimesOut").pins(blocking),
+                Case.of(p + "TimeUnitTimedWait").pins(blocking),
+                Case.of(p + "SynchronizerAcquire").pins(blocking),
+                Case.of(p + "FileChannelLock").pins(blocking),
+                Case.of(p + "ChannelGroupAwaitTermination").pins(blocking));
     }
 }

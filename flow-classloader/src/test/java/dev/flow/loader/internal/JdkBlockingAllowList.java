@@ -1,0 +1,201 @@
+package dev.flow.loader.internal;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.objectweb.asm.Type;
+
+/**
+ * The JDK methods that {@link JdkBlockingMethodsTest}'s rule names as possibly blocking but that
+ * neither suspend nor are reported, each with the reason. A key is a type ({@code java.io.Reader}: every
+ * candidate that type or a subtype declares), a method ({@code java.util.Queue.offer}: that name,
+ * declared by the type or a subtype) or a method with a parameter-descriptor prefix ({@code
+ * java.util.Queue.offer(Ljava/lang/Object;)}). Stateless.
+ */
+final class JdkBlockingAllowList {
+
+    /** The reason shared by lookups that never wait. */
+    static final String NON_BLOCKING = "non-blocking: returns at once (the rule matched its name only)";
+    static final String UNBOUNDED = "never waits: the queue is unbounded, so it has room at once";
+    static final String IN_MEMORY = "never waits: reads and writes memory";
+    static final String STREAMS = "a JDK stream, reader or writer waits only as long as what it wraps: the "
+            + "InputStream.read and OutputStream.write/flush suspension points suspend for a transport's own stream "
+            + "views and make the plain call otherwise; a JDK decorator around a view pins (reported per site); file "
+            + "and memory streams do not wait for a peer; a JDK socket's streams block as in sync mode (see NETWORK)";
+    static final String NETWORK = "blocks its worker as in sync mode, not reported: JDK sockets, channels, selectors, "
+            + "URL connections and name lookups are outside Flow's transports (README 'java.io streams'); flows do "
+            + "network I/O through transports and connectors, and existing socket code through the java.net.Socket "
+            + "bridge (issue 16). Reporting them by site would refuse in strict mode the non-blocking NIO calls and "
+            + "the DNS lookups of libraries that run unpinned today";
+    static final String CALLBACK = "an interface or hook the caller implements: the waits in its body are "
+            + "classified at their own call sites, and a JDK caller of it pins (CALLBACK)";
+    static final String LOCK_VIEW = "returns the lock object; acquiring it is Lock.lock, followed by SiteCalls";
+    static final String PIPE = "blocks its worker as in sync mode, not reported: a piped stream is an InputStream "
+            + "or Reader, whose read is the stream suspension point (plain call for anything but a transport view); "
+            + "flows hand data to each other through BlockingQueues, which suspend";
+
+    private static final List<Entry> ENTRIES = List.of(
+            // java.lang
+            e("java.lang.AutoCloseable.close", CALLBACK + " (ExecutorService.close is reported)"),
+            e("java.lang.String.join", NON_BLOCKING),
+            e("java.lang.ThreadLocal", NON_BLOCKING),
+            e("java.lang.ClassValue", NON_BLOCKING),
+            e("java.lang.ref.Reference.get", NON_BLOCKING),
+            e("java.lang.ScopedValue", NON_BLOCKING, 25),
+            e("java.lang.ScopedValue$Carrier", NON_BLOCKING, 25),
+            e("java.util.concurrent.StructuredTaskScope$Joiner", NON_BLOCKING + ": makes a policy object", 25),
+            e("java.util.concurrent.StructuredTaskScope$Subtask.get", NON_BLOCKING
+                    + ": throws unless the subtask is done", 25),
+            // java.util.concurrent: non-blocking forms and collections
+            e("java.util.Queue.offer(Ljava/lang/Object;)", NON_BLOCKING + ": fails instead of waiting"),
+            e("java.util.Deque.offerFirst(Ljava/lang/Object;)", NON_BLOCKING + ": fails instead of waiting"),
+            e("java.util.Deque.offerLast(Ljava/lang/Object;)", NON_BLOCKING + ": fails instead of waiting"),
+            e("java.util.Collection.remove", NON_BLOCKING),
+            e("java.util.Queue.remove", NON_BLOCKING),
+            e("java.util.List.remove", NON_BLOCKING),
+            e("java.util.List.get", NON_BLOCKING),
+            e("java.util.Map", NON_BLOCKING),
+            e("java.util.concurrent.LinkedTransferQueue.tryTransfer(Ljava/lang/Object;)", NON_BLOCKING
+                    + ": hands over only to a consumer already waiting"),
+            e("java.util.concurrent.TransferQueue.tryTransfer(Ljava/lang/Object;)", NON_BLOCKING
+                    + ": hands over only to a consumer already waiting"),
+            e("java.util.concurrent.DelayQueue.put", UNBOUNDED),
+            e("java.util.concurrent.DelayQueue.offer", UNBOUNDED),
+            e("java.util.concurrent.ExecutorService.submit", NON_BLOCKING + ": hands the task over"),
+            e("java.util.concurrent.CompletionService.submit", NON_BLOCKING + ": hands the task over"),
+            e("java.util.concurrent.ForkJoinPool.submit", NON_BLOCKING + ": hands the task over"),
+            e("java.util.concurrent.ThreadPoolExecutor.remove", NON_BLOCKING),
+            e("java.util.concurrent.SubmissionPublisher.close", NON_BLOCKING + ": signals completion to subscribers"),
+            e("java.util.concurrent.SubmissionPublisher.offer(Ljava/lang/Object;Ljava/util/function/BiPredicate;)",
+                    NON_BLOCKING + ": drops instead of waiting"),
+            e("java.util.concurrent.locks.ReadWriteLock.readLock", LOCK_VIEW),
+            e("java.util.concurrent.locks.ReadWriteLock.writeLock", LOCK_VIEW),
+            e("java.util.concurrent.ForkJoinPool.managedBlock", "runs the blocker's own isReleasable/block: "
+                    + CALLBACK),
+            e("java.util.concurrent.ForkJoinPool$ManagedBlocker", CALLBACK),
+            e("java.util.concurrent.ForkJoinTask.invoke", "runs the task's compute() on the calling thread, where "
+                    + "its waits are classified at their own sites (and pin as CALLBACK)"),
+            e("java.util.concurrent.ForkJoinTask.quietlyInvoke", "runs the task's compute() on the calling thread, "
+                    + "where its waits are classified at their own sites (and pin as CALLBACK)"),
+            // java.io
+            e("java.io.PipedInputStream", PIPE),
+            e("java.io.PipedReader", PIPE),
+            e("java.io.PipedOutputStream", PIPE),
+            e("java.io.PipedWriter", PIPE),
+            e("java.io.InputStream", STREAMS),
+            e("java.io.OutputStream", STREAMS),
+            e("java.io.Reader", STREAMS),
+            e("java.io.Writer", STREAMS),
+            e("java.io.DataInput", STREAMS),
+            e("java.io.DataOutput", STREAMS),
+            e("java.io.ObjectInput", STREAMS),
+            e("java.io.ObjectOutput", STREAMS),
+            e("java.io.Externalizable", CALLBACK),
+            e("java.io.FileFilter", CALLBACK),
+            e("java.io.FilenameFilter", CALLBACK),
+            e("java.io.ObjectOutputStream$PutField", STREAMS),
+            e("java.io.RandomAccessFile", "file I/O: does not wait for a peer"),
+            e("java.io.Console.format", "writes to the terminal: does not wait for a peer"),
+            e("java.io.Console.printf", "writes to the terminal: does not wait for a peer"),
+            e("java.io.Console.flush", "writes to the terminal: does not wait for a peer"),
+            e("java.io.Console.reader", NON_BLOCKING + ": returns the terminal's Reader (see java.io.Reader)"),
+            e("java.io.Console.writer", NON_BLOCKING + ": returns the terminal's Writer"),
+            e("java.io.Closeable.close", CALLBACK + " (a JDK stream's close does not wait)"),
+            e("java.io.Flushable.flush", CALLBACK + " (OutputStream.flush is a suspension point)"),
+            // java.net, java.nio.channels
+            e("java.nio.channels.FileChannel", "file I/O: does not wait for a peer (FileChannel.lock is reported)"),
+            e("java.nio.channels.AsynchronousFileChannel", NON_BLOCKING + ": returns a Future or calls a handler"),
+            e("java.nio.channels.AsynchronousByteChannel", NON_BLOCKING + ": returns a Future or calls a handler"),
+            e("java.nio.channels.AsynchronousServerSocketChannel", NON_BLOCKING + ": returns a Future or calls a handler"),
+            e("java.nio.channels.SelectionKey", NON_BLOCKING),
+            e("java.nio.channels.Selector.selectNow", NON_BLOCKING),
+            e("java.nio.channels.Selector.selectedKeys", NON_BLOCKING),
+            e("java.net", NETWORK),
+            e("java.nio.channels", NETWORK));
+
+    private static final class Entry {
+        final String key;
+        final String type;
+        final String method;
+        final String params;
+        final String reason;
+        final int since;
+
+        Entry(String key, String reason, int since) {
+            this.key = key;
+            this.reason = reason;
+            this.since = since;
+            int paren = key.indexOf('(');
+            String name = paren < 0 ? key : key.substring(0, paren);
+            this.params = paren < 0 ? null : key.substring(paren);
+            int dot = name.lastIndexOf('.');
+            boolean isMethod = dot > 0 && Character.isLowerCase(name.charAt(dot + 1)) && !isPackage(name);
+            this.type = isMethod ? name.substring(0, dot) : name;
+            this.method = isMethod ? name.substring(dot + 1) : null;
+        }
+
+        boolean matches(Method m) {
+            if (method != null && !method.equals(m.getName())) {
+                return false;
+            }
+            if (params != null && !Type.getMethodDescriptor(m).startsWith(params)) {
+                return false;
+            }
+            Class<?> declaring = m.getDeclaringClass();
+            if (isPackage(type)) {
+                return declaring.getPackageName().equals(type);
+            }
+            try {
+                return Class.forName(type, false, null).isAssignableFrom(declaring);
+            } catch (ClassNotFoundException e) {
+                if (since > Runtime.version().feature()) {
+                    return false;
+                }
+                throw new IllegalStateException("allow-list key " + key + " names no type of JDK "
+                        + Runtime.version().feature(), e);
+            }
+        }
+    }
+
+    private JdkBlockingAllowList() {
+    }
+
+    private static boolean isPackage(String name) {
+        return name.equals("java.net") || name.equals("java.nio.channels");
+    }
+
+    private static Entry e(String key, String reason) {
+        return new Entry(key, reason, 0);
+    }
+
+    private static Entry e(String key, String reason, int sinceJdk) {
+        return new Entry(key, reason, sinceJdk);
+    }
+
+    /** The reason {@code m} needs neither suspension nor a report, or {@code null} if it is not listed. */
+    static String reason(Method m) {
+        for (Entry e : ENTRIES) {
+            if (e.matches(m)) {
+                return e.reason;
+            }
+        }
+        return null;
+    }
+
+    /** The keys of the entries that match {@code m}. */
+    static List<String> keysMatching(Method m) {
+        return ENTRIES.stream().filter(e -> e.matches(m)).map(e -> e.key).collect(Collectors.toList());
+    }
+
+    /** The keys of the entries for JDK release {@code jdk}. */
+    static List<String> keys(int jdk) {
+        List<String> out = new ArrayList<>();
+        for (Entry e : ENTRIES) {
+            if (e.since <= jdk) {
+                out.add(e.key);
+            }
+        }
+        return out;
+    }
+}

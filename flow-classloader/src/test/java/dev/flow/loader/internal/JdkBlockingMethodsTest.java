@@ -1,0 +1,201 @@
+package dev.flow.loader.internal;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.spi.SuspensionPoint;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.Type;
+
+/**
+ * Walks the running JDK's public blocking API and checks that the loader knows every method that can
+ * block a worker: each one suspends, is reported once per call site (refused in strict mode), or is on
+ * {@link JdkBlockingAllowList} with the reason it needs neither. A new JDK that adds a blocking method
+ * fails this test until the method is classified.
+ *
+ * <p><b>Which methods can block</b> (the rule this test applies). A method is a candidate if it is
+ * public or protected, declared (not inherited) by a public type of {@code java.base} found in the
+ * {@code jrt:/} file system in one of {@link #CONCURRENCY} or {@link #IO}, not synthetic, and
+ * <ol>
+ *   <li>declares {@link InterruptedException} (every JDK method that waits interruptibly does), or
+ *   <li>in a concurrency package, has a name of {@link #WAIT_NAMES} (the uninterruptible waits:
+ *       {@code lock}, {@code join}, {@code acquireUninterruptibly}, {@code park}, ...), or
+ *   <li>in an I/O package, has a name of {@link #IO_NAMES} (reads, writes, connects, accepts, selects,
+ *       file locks, name lookups).
+ * </ol>
+ *
+ * <p><b>Classified</b> means one of: a {@link BuiltinSuspensionPoints} entry matches it (same name and
+ * parameters, declared by the entry's owner or a subtype): it suspends (except the {@code java.io}
+ * stream points, which suspend only for a transport's own views); a {@link SiteCalls} rule matches
+ * it: a blocking call reported once per site, or an owner-based lock acquisition that is followed; or
+ * {@link JdkBlockingAllowList} names it, its type or one of its supertypes' declarations with a reason.
+ */
+class JdkBlockingMethodsTest {
+
+    /** Packages whose waits are primitives of their own. */
+    static final List<String> CONCURRENCY = List.of("java.lang", "java.lang.ref", "java.util.concurrent",
+            "java.util.concurrent.locks");
+    /** Packages whose waits are I/O. */
+    static final List<String> IO = List.of("java.io", "java.nio.channels", "java.net");
+
+    /** Names of uninterruptible waits in the concurrency packages (prefixes end with {@code *}). */
+    static final List<String> WAIT_NAMES = List.of("await*", "acquire*", "lock*", "readLock*", "writeLock*", "join",
+            "quietlyJoin*", "take*", "put*", "transfer", "tryTransfer", "exchange", "invoke*", "quietlyInvoke",
+            "helpQuiesce", "awaitQuiescence", "managedBlock", "park*", "sleep", "wait", "waitFor", "submit", "offer*",
+            "close", "arriveAndAwaitAdvance", "get", "remove");
+    /** Names of I/O calls that can wait for a peer, a device or another process (prefixes end with {@code *}). */
+    static final List<String> IO_NAMES = List.of("read*", "write*", "print*", "format", "append", "flush", "skip*",
+            "transferTo", "transferFrom", "accept", "connect", "finishConnect", "receive", "send", "select*", "lock",
+            "getInputStream", "getOutputStream", "getContent", "getResponseCode", "getResponseMessage", "openStream",
+            "getByName", "getAllByName", "getLocalHost", "getCanonicalHostName", "getHostName", "isReachable",
+            "available", "close");
+
+    @Test
+    void everyJdkMethodThatCanBlockSuspendsIsReportedOrIsAllowedWithAReason() throws IOException {
+        List<SuspensionPoint> points = BuiltinSuspensionPoints.builtins();
+        Set<String> unclassified = new TreeSet<>();
+        int candidates = 0;
+        for (Class<?> type : publicTypes()) {
+            boolean io = IO.contains(type.getPackageName());
+            for (Method m : type.getDeclaredMethods()) {
+                if (!canBlock(m, io)) {
+                    continue;
+                }
+                candidates++;
+                if (!suspends(m, points) && !reported(m) && JdkBlockingAllowList.reason(m) == null) {
+                    unclassified.add(type.getName() + "." + m.getName() + Type.getMethodDescriptor(m));
+                }
+            }
+        }
+        assertTrue(candidates > 500, "candidates: " + candidates + " (expected: > 500): the walk is broken");
+        assertTrue(unclassified.isEmpty(), unclassified.size() + " JDK methods that can block are not classified (make each "
+                + "suspend, add a SiteCalls rule, or add it to JdkBlockingAllowList with a reason):\n  "
+                + String.join("\n  ", unclassified));
+    }
+
+    @Test
+    void everyAllowListEntryNamesAMethodOfTheRunningJdk() throws IOException {
+        Set<String> used = new LinkedHashSet<>();
+        for (Class<?> type : publicTypes()) {
+            for (Method m : type.getDeclaredMethods()) {
+                used.addAll(JdkBlockingAllowList.keysMatching(m));
+            }
+        }
+        List<String> stale = JdkBlockingAllowList.keys(Runtime.version().feature()).stream()
+                .filter(k -> !used.contains(k)).collect(Collectors.toList());
+        assertTrue(stale.isEmpty(), "allow-list entries that match no method of JDK " + Runtime.version().feature()
+                + " (remove them or give the JDK release that adds the method): " + stale);
+    }
+
+    static boolean canBlock(Method m, boolean io) {
+        int mod = m.getModifiers();
+        if (m.isSynthetic() || m.isBridge() || !(Modifier.isPublic(mod) || Modifier.isProtected(mod))) {
+            return false;
+        }
+        if (Arrays.asList(m.getExceptionTypes()).contains(InterruptedException.class)) {
+            return true;
+        }
+        for (String n : io ? IO_NAMES : WAIT_NAMES) {
+            if (n.endsWith("*") ? m.getName().startsWith(n.substring(0, n.length() - 1)) : m.getName().equals(n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean suspends(Method m, List<SuspensionPoint> points) {
+        String desc = Type.getMethodDescriptor(m);
+        String params = desc.substring(0, desc.indexOf(')') + 1);
+        for (SuspensionPoint p : points) {
+            if (isStreamForm(p)) {
+                continue;
+            }
+            if (p.name().equals(m.getName()) && p.descriptor().startsWith(params)
+                    && isSubtype(Type.getInternalName(m.getDeclaringClass()), p.owner())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The {@code InputStream}/{@code OutputStream} points suspend only for a transport's own stream views
+     * and make the plain call for any other stream, so they classify no JDK stream.
+     */
+    private static boolean isStreamForm(SuspensionPoint p) {
+        return Names.AWAITS.equals(p.replacementOwner())
+                && (p.replacementName().startsWith("input") || p.replacementName().startsWith("output"));
+    }
+
+    private static boolean reported(Method m) {
+        return SiteCalls.match(Type.getInternalName(m.getDeclaringClass()), m.getName(), Type.getMethodDescriptor(m),
+                Modifier.isStatic(m.getModifiers()), JdkBlockingMethodsTest::isSubtype) != null;
+    }
+
+    private static boolean isSubtype(String type, String target) {
+        try {
+            return load(target).isAssignableFrom(load(type));
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    private static Class<?> load(String internalName) throws ClassNotFoundException {
+        return Class.forName(internalName.replace('/', '.'), false, null);
+    }
+
+    /** The public types (nested ones included) of the packages walked, from the running JDK's {@code jrt:/} file system. */
+    static List<Class<?>> publicTypes() throws IOException {
+        FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
+        List<Class<?>> out = new ArrayList<>();
+        for (String pkg : Stream.concat(CONCURRENCY.stream(), IO.stream()).collect(Collectors.toList())) {
+            Path dir = jrt.getPath("/modules/java.base/" + pkg.replace('.', '/'));
+            List<Path> files;
+            try (Stream<Path> s = Files.list(dir)) {
+                files = s.filter(f -> f.toString().endsWith(".class")).sorted().collect(Collectors.toList());
+            }
+            for (Path f : files) {
+                String simple = f.getFileName().toString();
+                String name = pkg + "." + simple.substring(0, simple.length() - ".class".length());
+                if (name.endsWith("module-info") || name.endsWith("package-info")) {
+                    continue;
+                }
+                Class<?> c;
+                try {
+                    c = Class.forName(name, false, null);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    continue;
+                }
+                if (isPublicApi(c)) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isPublicApi(Class<?> c) {
+        Deque<Class<?>> chain = new ArrayDeque<>();
+        for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
+            chain.push(k);
+        }
+        return !c.isAnonymousClass() && chain.stream().allMatch(k -> Modifier.isPublic(k.getModifiers()));
+    }
+}
