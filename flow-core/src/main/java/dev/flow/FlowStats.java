@@ -81,8 +81,8 @@ public final class FlowStats {
     }
 
     /**
-     * Unexpected errors the workers survived outside any flow (each is logged); 0 unless Flow has a
-     * bug.
+     * Unexpected errors the scheduler's threads survived outside any flow (each is logged); 0 unless
+     * Flow has a bug or the heap ran out ({@link #outOfMemoryErrors()}).
      */
     public long workerErrors() {
         return workerErrors;

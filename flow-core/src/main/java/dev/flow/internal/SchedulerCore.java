@@ -731,7 +731,7 @@ public final class SchedulerCore {
         } catch (OutOfMemoryError e) {
             // Not ticking: the next read of the clock starts it again.
             coarseNow = STALE;
-            countOutOfMemory(e);
+            survived(e);
         }
     }
 
