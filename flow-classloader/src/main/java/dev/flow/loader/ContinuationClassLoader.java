@@ -261,11 +261,6 @@ public final class ContinuationClassLoader extends ClassLoader {
         return instrumenter;
     }
 
-    /** Whether the in-scope class {@code className} has been rewritten yet (it is when first loaded). */
-    boolean isRewritten(String className) {
-        return instrumenter.isRewritten(className.replace('.', '/'));
-    }
-
     /** Whether the analysis found {@code owner.name+desc} suspendable (internal names). */
     boolean isSuspendable(String owner, String name, String desc) {
         return instrumenter.isSuspendable(owner, name, desc);

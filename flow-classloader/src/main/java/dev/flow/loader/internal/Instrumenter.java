@@ -162,11 +162,6 @@ public final class Instrumenter {
         return b != null ? b : originals.get(internalName);
     }
 
-    /** Whether the in-scope class {@code internalName} has been rewritten yet (for tests and diagnostics). */
-    public synchronized boolean isRewritten(String internalName) {
-        return nodes.containsKey(internalName) && !toRewrite.contains(internalName);
-    }
-
     /** Whether {@code owner.name+desc} was inferred suspendable (for tests and diagnostics). */
     public boolean isSuspendable(String owner, String name, String desc) {
         return suspendable.contains(Names.key(owner, name, desc));
