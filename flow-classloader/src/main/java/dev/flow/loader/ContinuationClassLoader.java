@@ -199,26 +199,19 @@ public final class ContinuationClassLoader extends ClassLoader {
         throw new ClassNotFoundException(name);
     }
 
-    /**
-     * The class rewritten (on first use) and instrumented. The pin sites its rewriting registers, and
-     * those of the classes the engine reads meanwhile, belong to this loader and are released with it.
-     */
     private byte[] finalBytes(String internal) {
-        byte[] prepared;
-        try (Pins.Group sites = Pins.openGroup(this)) {
-            prepared = instrumenter.prepared(internal);
-            if (!instrumenter.needsEngine(internal)) {
-                return prepared;
-            }
-            byte[] enhanced;
-            try {
-                enhanced = engine.enhance(prepared);
-            } catch (RuntimeException e) {
-                throw engineFailure(internal, e);
-            }
-            verify(internal, enhanced);
-            return enhanced;
+        byte[] prepared = instrumenter.prepared(internal);
+        if (!instrumenter.needsEngine(internal)) {
+            return prepared;
         }
+        byte[] enhanced;
+        try {
+            enhanced = engine.enhance(prepared);
+        } catch (RuntimeException e) {
+            throw engineFailure(internal, e);
+        }
+        verify(internal, enhanced);
+        return enhanced;
     }
 
     /** Names the method when the engine's (relocated) ASM reports one, e.g. a method grown past 64 KB. */

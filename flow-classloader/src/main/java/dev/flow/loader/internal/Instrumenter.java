@@ -53,8 +53,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       adds the flow entry point, and marks suspendable methods {@code @continuable} for the engine.
  * </ol>
  *
- * <p>The analysis runs once, under the class loader's initialisation; each class is then rewritten
- * the first time it is asked for. Thread-safe: the queries that may rewrite are serialised.
+ * <p>Runs once, under the class loader's initialisation; afterwards read-only.
  */
 public final class Instrumenter {
 
@@ -68,8 +67,6 @@ public final class Instrumenter {
     private final Set<String> suspendable = new HashSet<>();
     private final Set<String> split = new HashSet<>();
     private final Map<String, byte[]> prepared = new HashMap<>();
-    /** In-scope classes not rewritten yet: each is rewritten when first asked for ({@link #rewrite}). */
-    private final Set<String> toRewrite = new HashSet<>();
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
     /** name+desc of suspendable methods to the in-scope classes declaring them. */
@@ -119,7 +116,7 @@ public final class Instrumenter {
         pinSerializableTargets();
         hierarchy.thaw();
         createMarkers();
-        toRewrite.addAll(nodes.keySet());
+        rewriteAll();
         prepareCopies();
     }
 
@@ -147,17 +144,15 @@ public final class Instrumenter {
     }
 
     /** Whether {@code internalName} has methods the engine must instrument. */
-    public synchronized boolean needsEngine(String internalName) {
-        rewrite(internalName);
+    public boolean needsEngine(String internalName) {
         return continuableClasses.contains(internalName);
     }
 
     /**
      * The class file after this pass: rewritten and marked, ready for the engine; the original
-     * if nothing had to change. A class is rewritten the first time it is asked for.
+     * if nothing had to change.
      */
-    public synchronized byte[] prepared(String internalName) {
-        rewrite(internalName);
+    public byte[] prepared(String internalName) {
         byte[] b = prepared.get(internalName);
         return b != null ? b : originals.get(internalName);
     }
@@ -168,7 +163,7 @@ public final class Instrumenter {
     }
 
     /** The view of a class the engine's resolver reads; {@code null} to use the parent's. */
-    public synchronized byte[] resolverView(String internalName) {
+    public byte[] resolverView(String internalName) {
         byte[] b = prepared(internalName);
         if (b != null) {
             return b;
@@ -632,36 +627,27 @@ public final class Instrumenter {
 
     // ---------------------------------------------------------------- rewriting
 
-    /**
-     * Rewrites the in-scope class {@code internalName} if it is still waiting for it. The inference is
-     * complete before any class is rewritten, and rewriting one class changes only its own node in
-     * ways that no other class's rewriting reads (renamed bodies keep a method of the original name,
-     * added methods have names of Flow's own), so the order in which classes are asked for does not
-     * change what any of them becomes.
-     */
-    private void rewrite(String internalName) {
-        if (!toRewrite.remove(internalName)) {
-            return;
-        }
-        ClassNode cn = nodes.get(internalName);
-        boolean changed = generated.contains(cn.name);
-        for (MethodNode mn : new ArrayList<>(cn.methods)) {
-            changed |= rewriteMethod(cn, mn);
-        }
-        changed |= splitMethods(cn);
-        changed |= pinInPlace(cn);
-        changed |= addEntryPoint(cn);
-        boolean engine = false;
-        for (MethodNode mn : cn.methods) {
-            if (isMarked(mn)) {
-                engine = true;
+    private void rewriteAll() {
+        for (ClassNode cn : nodes.values()) {
+            boolean changed = generated.contains(cn.name);
+            for (MethodNode mn : new ArrayList<>(cn.methods)) {
+                changed |= rewriteMethod(cn, mn);
             }
-        }
-        if (engine) {
-            continuableClasses.add(cn.name);
-        }
-        if (changed) {
-            prepared.put(cn.name, write(cn));
+            changed |= splitMethods(cn);
+            changed |= pinInPlace(cn);
+            changed |= addEntryPoint(cn);
+            boolean engine = false;
+            for (MethodNode mn : cn.methods) {
+                if (isMarked(mn)) {
+                    engine = true;
+                }
+            }
+            if (engine) {
+                continuableClasses.add(cn.name);
+            }
+            if (changed) {
+                prepared.put(cn.name, write(cn));
+            }
         }
     }
 
