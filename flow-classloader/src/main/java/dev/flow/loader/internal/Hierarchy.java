@@ -25,25 +25,30 @@ import org.objectweb.asm.tree.MethodNode;
 final class Hierarchy {
 
     /** What the analysis needs to know of one type. */
-    static final class TypeInfo {
+    static class TypeInfo {
         final String name;
         final String superName;
         final List<String> interfaces;
         final boolean isInterface;
         /** name+desc of non-private, non-static methods it declares. */
-        final Set<String> virtualMethods;
+        private final Set<String> virtualMethods;
         /** Access flags of every method it declares, by name+desc. */
-        final Map<String, Integer> methodAccess;
+        private final Map<String, Integer> methodAccess;
 
         TypeInfo(String name, String superName, List<String> interfaces, boolean isInterface, Collection<MethodNode> methods) {
             this.name = name;
             this.superName = superName;
             this.interfaces = interfaces;
             this.isInterface = isInterface;
+            if (methods == null) {
+                this.virtualMethods = null;
+                this.methodAccess = null;
+                return;
+            }
             Set<String> virtual = new HashSet<>();
             Map<String, Integer> access = new HashMap<>();
             for (MethodNode m : methods) {
-                if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0 && !m.name.startsWith("<")) {
+                if (isVirtual(m)) {
                     virtual.add(m.name + m.desc);
                 }
                 access.put(m.name + m.desc, m.access);
@@ -51,6 +56,57 @@ final class Hierarchy {
             this.virtualMethods = Collections.unmodifiableSet(virtual);
             this.methodAccess = Collections.unmodifiableMap(access);
         }
+
+        /** Whether it declares the non-private, non-static method {@code nameDesc}. */
+        boolean declaresVirtual(String nameDesc) {
+            return virtualMethods.contains(nameDesc);
+        }
+
+        /** The access flags of the method {@code nameDesc} it declares, or {@code null}. */
+        Integer access(String nameDesc) {
+            return methodAccess.get(nameDesc);
+        }
+    }
+
+    /**
+     * An in-scope type read from its tree node as it is when asked: the node's methods change while the
+     * scope is rewritten, and building the sets of {@link TypeInfo} on every question cost more than
+     * the questions.
+     */
+    private static final class NodeInfo extends TypeInfo {
+        private final ClassNode node;
+
+        NodeInfo(ClassNode n) {
+            super(n.name, n.superName, n.interfaces, (n.access & Opcodes.ACC_INTERFACE) != 0, null);
+            this.node = n;
+        }
+
+        @Override
+        boolean declaresVirtual(String nameDesc) {
+            for (MethodNode m : node.methods) {
+                if (isVirtual(m) && nameDesc.startsWith(m.name) && nameDesc.length() == m.name.length() + m.desc.length()
+                        && nameDesc.endsWith(m.desc)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        Integer access(String nameDesc) {
+            Integer last = null;
+            for (MethodNode m : node.methods) {
+                if (nameDesc.startsWith(m.name) && nameDesc.length() == m.name.length() + m.desc.length()
+                        && nameDesc.endsWith(m.desc)) {
+                    last = m.access;
+                }
+            }
+            return last;
+        }
+    }
+
+    private static boolean isVirtual(MethodNode m) {
+        return (m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == 0 && !m.name.startsWith("<");
     }
 
     private final ClassLoader parent;
@@ -58,10 +114,33 @@ final class Hierarchy {
     private final Map<String, TypeInfo> outside = new ConcurrentHashMap<>();
     private final Map<String, Boolean> staticInit = new ConcurrentHashMap<>();
     private static final TypeInfo MISSING = new TypeInfo("?", null, List.of(), false, List.of());
+    /**
+     * While the in-scope nodes are not being changed ({@link #freeze}), the types and supertype lists
+     * read from them, by name; {@code null} otherwise.
+     */
+    private Map<String, List<String>> frozenSupertypes;
+    /** While frozen: the in-scope methods by owner, then name+desc. */
+    private Map<String, Map<String, MethodNode>> frozenMethods;
 
     Hierarchy(ClassLoader parent, Map<String, ClassNode> inScope) {
         this.parent = parent;
         this.inScope = inScope;
+    }
+
+    /**
+     * Promises that the in-scope nodes (their names, supertypes and methods) do not change until {@link
+     * #thaw}: until then the types and supertype lists read from them are computed once. Called by the
+     * thread constructing the analysis only.
+     */
+    void freeze() {
+        frozenSupertypes = new HashMap<>();
+        frozenMethods = new HashMap<>();
+    }
+
+    /** Ends {@link #freeze}: the in-scope nodes may change again, so nothing read from them is kept. */
+    void thaw() {
+        frozenSupertypes = null;
+        frozenMethods = null;
     }
 
     boolean isInScope(String internalName) {
@@ -85,11 +164,32 @@ final class Hierarchy {
         return null;
     }
 
+    /**
+     * The method {@code name+desc} that the in-scope class {@code owner} declares, or {@code null}, as
+     * {@link #declared}; looked up by name while frozen.
+     */
+    MethodNode declaredInScope(String owner, String name, String desc) {
+        ClassNode cn = inScope.get(owner);
+        Map<String, Map<String, MethodNode>> frozen = frozenMethods;
+        if (cn == null || frozen == null) {
+            return declared(cn, name, desc);
+        }
+        Map<String, MethodNode> byNameDesc = frozen.get(owner);
+        if (byNameDesc == null) {
+            byNameDesc = new HashMap<>();
+            for (MethodNode m : cn.methods) {
+                byNameDesc.putIfAbsent(m.name + m.desc, m);
+            }
+            frozen.put(owner, byNameDesc);
+        }
+        return byNameDesc.get(name + desc);
+    }
+
     /** Returns the type, or {@code null} if no class file can be found for it. */
     TypeInfo info(String internalName) {
         ClassNode n = inScope.get(internalName);
         if (n != null) {
-            return new TypeInfo(n.name, n.superName, n.interfaces, (n.access & Opcodes.ACC_INTERFACE) != 0, n.methods);
+            return new NodeInfo(n);
         }
         TypeInfo t = outside.computeIfAbsent(internalName, this::readOutside);
         return t == MISSING ? null : t;
@@ -117,6 +217,19 @@ final class Hierarchy {
 
     /** All supertypes of {@code type} (not including itself), nearest first. */
     List<String> supertypes(String type) {
+        Map<String, List<String>> frozen = frozenSupertypes;
+        if (frozen == null) {
+            return walkSupertypes(type);
+        }
+        List<String> out = frozen.get(type);
+        if (out == null) {
+            out = List.copyOf(walkSupertypes(type));
+            frozen.put(type, out);
+        }
+        return out;
+    }
+
+    private List<String> walkSupertypes(String type) {
         List<String> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         Deque<String> todo = new ArrayDeque<>();
@@ -150,7 +263,7 @@ final class Hierarchy {
         types.addAll(supertypes(owner));
         for (String t : types) {
             TypeInfo info = info(t);
-            Integer access = info == null ? null : info.methodAccess.get(name + desc);
+            Integer access = info == null ? null : info.access(name + desc);
             if (access != null) {
                 return access;
             }
@@ -174,7 +287,7 @@ final class Hierarchy {
         for (String s : supertypes(type)) {
             if (!isInScope(s)) {
                 TypeInfo t = info(s);
-                if (t != null && t.virtualMethods.contains(nameDesc)) {
+                if (t != null && t.declaresVirtual(nameDesc)) {
                     return true;
                 }
             }

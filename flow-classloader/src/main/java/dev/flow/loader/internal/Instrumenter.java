@@ -108,9 +108,13 @@ public final class Instrumenter {
         refuseOwnContinuations();
         checkReplacements(points);
         desugarLambdas();
+        hierarchy.freeze();
         infer();
+        hierarchy.thaw();
         revertLambdasThatCannotSuspend();
+        hierarchy.freeze();
         pinSerializableTargets();
+        hierarchy.thaw();
         createMarkers();
         rewriteAll();
         prepareCopies();
@@ -419,18 +423,7 @@ public final class Instrumenter {
     }
 
     private MethodNode method(String owner, String name, String desc) {
-        return Hierarchy.declared(nodes.get(owner), name, desc);
-    }
-
-    private boolean isSuspendableCall(MethodInsnNode c) {
-        if (pointFor(c) != null) {
-            return true;
-        }
-        String decl = resolve(c.owner, c.name, c.desc);
-        if (decl != null) {
-            return suspendable.contains(decl);
-        }
-        return Dispatch.isVirtual(c) && reachesSuspendableOverride(c);
+        return hierarchy.declaredInScope(owner, name, desc);
     }
 
     /**
@@ -471,27 +464,94 @@ public final class Instrumenter {
                 && mn.instructions.size() > 0;
     }
 
+    /**
+     * The calls of a method that make it suspendable once one of their targets is: in-scope
+     * declarations (keys) and virtual calls whose declaration is out of scope.
+     */
+    private static final class Callees {
+        final List<String> declarations = new ArrayList<>();
+        final List<MethodInsnNode> virtualCalls = new ArrayList<>();
+
+        boolean isEmpty() {
+            return declarations.isEmpty() && virtualCalls.isEmpty();
+        }
+    }
+
+    /**
+     * The calls of {@code mn} outside monitors that can make it suspendable: a call is suspendable if
+     * it is a suspension point, else if the in-scope declaration it resolves to is, else if it is
+     * virtual and reaches a suspendable override; {@code null} if one is a suspension point.
+     */
+    private Callees callees(ClassNode cn, MethodNode mn) {
+        Callees out = new Callees();
+        MonitorDepth md = monitors(cn, mn);
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (!(i instanceof MethodInsnNode) || md.at(i) != 0) {
+                continue;
+            }
+            MethodInsnNode c = (MethodInsnNode) i;
+            if (pointFor(c) != null) {
+                return null;
+            }
+            String decl = resolve(c.owner, c.name, c.desc);
+            if (decl != null) {
+                out.declarations.add(decl);
+            } else if (Dispatch.isVirtual(c)) {
+                out.virtualCalls.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** Whether one of {@code callees} is suspendable with what is inferred so far. */
+    private boolean reachesSuspendable(Callees callees) {
+        for (String decl : callees.declarations) {
+            if (suspendable.contains(decl)) {
+                return true;
+            }
+        }
+        for (MethodInsnNode c : callees.virtualCalls) {
+            if (reachesSuspendableOverride(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void infer() {
+        Map<String, Callees> pending = new LinkedHashMap<>();
+        for (ClassNode cn : nodes.values()) {
+            for (MethodNode mn : cn.methods) {
+                String key = Names.key(cn.name, mn.name, mn.desc);
+                if (suspendable.contains(key) || !mayBeInstrumented(mn)) {
+                    continue;
+                }
+                Callees callees = callees(cn, mn);
+                if (callees == null) {
+                    addSuspendable(key);
+                } else if (!callees.isEmpty()) {
+                    pending.put(key, callees);
+                }
+            }
+        }
+        Set<String> propagated = new HashSet<>();
         boolean changed = true;
         while (changed) {
             changed = false;
-            for (ClassNode cn : nodes.values()) {
-                for (MethodNode mn : cn.methods) {
-                    String key = Names.key(cn.name, mn.name, mn.desc);
-                    if (suspendable.contains(key) || !mayBeInstrumented(mn)) {
-                        continue;
-                    }
-                    MonitorDepth md = monitors(cn, mn);
-                    for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
-                        if (i instanceof MethodInsnNode && md.at(i) == 0 && isSuspendableCall((MethodInsnNode) i)) {
-                            addSuspendable(key);
-                            changed = true;
-                            break;
-                        }
-                    }
+            for (java.util.Iterator<Map.Entry<String, Callees>> it = pending.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, Callees> e = it.next();
+                if (suspendable.contains(e.getKey())) {
+                    it.remove();
+                } else if (reachesSuspendable(e.getValue())) {
+                    addSuspendable(e.getKey());
+                    it.remove();
+                    changed = true;
                 }
             }
             for (String key : new ArrayList<>(suspendable)) {
+                if (!propagated.add(key)) {
+                    continue;
+                }
                 int dot = key.indexOf('.');
                 String owner = key.substring(0, dot);
                 String nameDesc = key.substring(dot + 1);
@@ -535,13 +595,14 @@ public final class Instrumenter {
     /** Adds the given methods and every in-scope method of their override families to the split ones. */
     private void splitFamilies(Collection<String> seeds) {
         Deque<String> todo = new ArrayDeque<>(seeds);
+        Map<String, List<ClassNode>> declarers = todo.isEmpty() ? Map.of() : declarers();
         while (!todo.isEmpty()) {
             String key = todo.poll();
             if (!split.add(key)) {
                 continue;
             }
             String[] p = parse(key);
-            for (ClassNode cn : nodes.values()) {
+            for (ClassNode cn : declarers.getOrDefault(p[1] + p[2], List.of())) {
                 MethodNode m = method(cn.name, p[1], p[2]);
                 if (m == null || (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
                     continue;
@@ -551,6 +612,20 @@ public final class Instrumenter {
                 }
             }
         }
+    }
+
+    /** The in-scope classes by the name+desc of the methods they declare, each list in scope order. */
+    private Map<String, List<ClassNode>> declarers() {
+        Map<String, List<ClassNode>> out = new HashMap<>();
+        for (ClassNode cn : nodes.values()) {
+            for (MethodNode m : cn.methods) {
+                List<ClassNode> list = out.computeIfAbsent(m.name + m.desc, k -> new ArrayList<>());
+                if (list.isEmpty() || list.get(list.size() - 1) != cn) {
+                    list.add(cn);
+                }
+            }
+        }
+        return out;
     }
 
     /** Defines the dispatch markers of the split methods whose family reaches out of scope. */

@@ -110,7 +110,7 @@ final class LambdaDesugarer {
     /** Desugars the eligible sites of {@code cn}. */
     List<Site> desugar(ClassNode cn) {
         List<Site> out = new ArrayList<>();
-        int existing = countExisting(cn.name);
+        int existing = -1;
         for (MethodNode mn : new ArrayList<>(cn.methods)) {
             int line = -1;
             for (AbstractInsnNode insn = mn.instructions.getFirst(); insn != null; insn = insn.getNext()) {
@@ -119,6 +119,9 @@ final class LambdaDesugarer {
                 }
                 if (!(insn instanceof InvokeDynamicInsnNode) || !isLambdaSite((InvokeDynamicInsnNode) insn)) {
                     continue;
+                }
+                if (existing < 0) {
+                    existing = countExisting(cn.name);
                 }
                 String genName = cn.name + Names.LAMBDA_INFIX + (existing + out.size());
                 Site site;
