@@ -125,6 +125,15 @@ public final class EngineBridge {
         return out != null ? redirectRecorderLookups(out) : prepared;
     }
 
+    /**
+     * Like {@link #enhance}, for a class the engine has seen before in another form (fewer methods
+     * marked): its cached view of {@code internalName} is read again from {@code prepared}.
+     */
+    synchronized byte[] enhanceAgain(byte[] prepared, String internalName) {
+        byte[] out = transformer.transform(prepared, internalName);
+        return out != null ? redirectRecorderLookups(out) : prepared;
+    }
+
     /** Redirects every {@code StackRecorder.get()} in {@code enhanced} to {@code Engine.current()}. */
     private static byte[] redirectRecorderLookups(byte[] enhanced) {
         ClassReader r = new ClassReader(enhanced);

@@ -576,7 +576,7 @@ public final class Instrumenter {
         }
     }
 
-    private static boolean isMarked(MethodNode mn) {
+    static boolean isMarked(MethodNode mn) {
         if (mn.invisibleAnnotations == null) {
             return false;
         }
@@ -777,7 +777,7 @@ public final class Instrumenter {
      * Surrounds {@code first..last} with {@code Pins.enter/exit}; an exception path (also in
      * constructors, also for the JVM's own exceptions) unpins before rethrowing.
      */
-    private static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site) {
+    static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site) {
         int slot = mn.maxLocals;
         mn.maxLocals += 1;
         InsnList before = new InsnList();
@@ -1016,7 +1016,7 @@ public final class Instrumenter {
         return mn;
     }
 
-    private static String unsuffixed(String name) {
+    static String unsuffixed(String name) {
         return name.endsWith(Names.FLOW_SUFFIX) ? name.substring(0, name.length() - Names.FLOW_SUFFIX.length()) : name;
     }
 
@@ -1098,7 +1098,7 @@ public final class Instrumenter {
         return write(cn);
     }
 
-    private byte[] write(ClassNode cn) {
+    byte[] write(ClassNode cn) {
         ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
             @Override
             protected String getCommonSuperClass(String a, String b) {
