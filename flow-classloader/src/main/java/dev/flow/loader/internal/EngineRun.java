@@ -200,6 +200,11 @@ public final class EngineRun {
                 lines.add(line);
             }
         }
+        if (calls.isEmpty() && register) {
+            // Nothing in it can suspend any more; the fall-back is reported all the same.
+            Pins.report(Pins.register(cn.name.replace('/', '.'), Instrumenter.unsuffixed(m.name) + m.desc, Instrumenter.firstLine(m),
+                    Pins.Reason.UNINSTRUMENTED, why.getMessage(), false));
+        }
         int slot = m.maxLocals;
         for (int k = 0; k < calls.size(); k++) {
             m.maxLocals = slot;

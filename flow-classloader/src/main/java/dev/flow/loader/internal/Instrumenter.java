@@ -1031,7 +1031,7 @@ public final class Instrumenter {
     }
 
     /** The first source line of {@code mn}'s body, or -1 without line numbers. */
-    private static int firstLine(MethodNode mn) {
+    static int firstLine(MethodNode mn) {
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
             if (i instanceof LineNumberNode) {
                 return ((LineNumberNode) i).line;
