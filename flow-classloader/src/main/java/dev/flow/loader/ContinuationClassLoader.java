@@ -3,6 +3,7 @@ package dev.flow.loader;
 import dev.flow.internal.Pins;
 import dev.flow.loader.internal.BuiltinSuspensionPoints;
 import dev.flow.loader.internal.EngineBridge;
+import dev.flow.loader.internal.EngineRun;
 import dev.flow.loader.internal.Instrumenter;
 import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
@@ -15,13 +16,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.analysis.Analyzer;
-import org.objectweb.asm.tree.analysis.AnalyzerException;
-import org.objectweb.asm.tree.analysis.BasicValue;
-import org.objectweb.asm.tree.analysis.BasicVerifier;
 
 /**
  * Loads the classes of chosen packages so that their blocking calls become suspension points,
@@ -40,6 +34,12 @@ import org.objectweb.asm.tree.analysis.BasicVerifier;
  * {@link dev.flow.UnsuspendableFrameException} at every await reached there, whether or not it would
  * block. In-scope code calling in-scope overrides of JDK methods ({@code Iterator.next}, {@code
  * Callable.call}, {@code InputStream.read}, ...) suspends: only a genuine JDK frame pins.
+ *
+ * <p>A method the continuation engine cannot instrument (one that would grow past 64 KB, one the
+ * engine fails on) is refused when its class is loaded, with {@link InstrumentationException} naming
+ * the class, method, descriptor and reason, in strict mode; in lenient mode it runs as compiled and
+ * each of its suspension points pins the flow, one warning per site logged when the class is loaded.
+ * Classes of a multi-release jar are read as the running JDK reads them.
  *
  * <p>Parallel-capable: classes are defined under one lock per class name.
  *
@@ -71,7 +71,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     private final List<String> includes;
     private final boolean strict;
     private final Instrumenter instrumenter;
-    private final EngineBridge engine;
+    private final EngineRun engine;
 
     private ContinuationClassLoader(Builder b) {
         super("flow-continuations", b.parent);
@@ -83,7 +83,7 @@ public final class ContinuationClassLoader extends ClassLoader {
         try (Pins.Group sites = Pins.openGroup(this)) {
             this.instrumenter = new Instrumenter(b.parent, classes, points, strict);
         }
-        this.engine = new EngineBridge(instrumenter, b.parent);
+        this.engine = new EngineRun(new EngineBridge(instrumenter, b.parent), instrumenter, strict, this);
     }
 
     /** Returns a builder. At least one package must be included. */
@@ -201,47 +201,7 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     private byte[] finalBytes(String internal) {
         byte[] prepared = instrumenter.prepared(internal);
-        if (!instrumenter.needsEngine(internal)) {
-            return prepared;
-        }
-        byte[] enhanced;
-        try {
-            enhanced = engine.enhance(prepared);
-        } catch (RuntimeException e) {
-            throw engineFailure(internal, e);
-        }
-        verify(internal, enhanced);
-        return enhanced;
-    }
-
-    /** Names the method when the engine's (relocated) ASM reports one, e.g. a method grown past 64 KB. */
-    private static InstrumentationException engineFailure(String internal, RuntimeException e) {
-        String className = internal.replace('/', '.');
-        if (e.getClass().getSimpleName().equals("MethodTooLargeException")) {
-            try {
-                String method = (String) e.getClass().getMethod("getMethodName").invoke(e);
-                String desc = (String) e.getClass().getMethod("getDescriptor").invoke(e);
-                int size = (Integer) e.getClass().getMethod("getCodeSize").invoke(e);
-                return new InstrumentationException(className, method, desc,
-                        "method too large after instrumentation (" + size + " bytes, limit 65535)", e);
-            } catch (ReflectiveOperationException | RuntimeException ignored) {
-                // fall through to the generic message
-            }
-        }
-        return new InstrumentationException(className, "", "", "the continuation engine failed: " + e, e);
-    }
-
-    private static void verify(String internal, byte[] bytes) {
-        ClassNode cn = new ClassNode();
-        new ClassReader(bytes).accept(cn, 0);
-        for (MethodNode m : cn.methods) {
-            try {
-                new Analyzer<BasicValue>(new BasicVerifier()).analyze(cn.name, m);
-            } catch (AnalyzerException e) {
-                throw new InstrumentationException(internal.replace('/', '.'), m.name, m.desc,
-                        "instrumented code does not verify: " + e.getMessage(), e);
-            }
-        }
+        return instrumenter.needsEngine(internal) ? engine.instrument(internal, prepared) : prepared;
     }
 
     /** The class file this loader defines for {@code className}, for tests and diagnostics. */

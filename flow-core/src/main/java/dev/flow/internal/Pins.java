@@ -64,7 +64,9 @@ public final class Pins {
         /** An owner-based lock taken at this site is held: the flow must stay on the owning thread. */
         LOCK("a java.util.concurrent.locks.Lock taken here is still held"),
         /** A blocking call that cannot suspend, e.g. {@code Object.wait} or {@code Condition.await}. */
-        BLOCKING_CALL("the call blocks its thread and has no suspendable form");
+        BLOCKING_CALL("the call blocks its thread and has no suspendable form"),
+        /** The continuation engine cannot transform the method: it runs as compiled (lenient loaders only). */
+        UNINSTRUMENTED("the continuation engine cannot instrument this method");
 
         private final String text;
 
@@ -82,16 +84,18 @@ public final class Pins {
         final String where;
         final Reason reason;
         final boolean strict;
+        final String detail;
         final AtomicBoolean warned = new AtomicBoolean();
 
-        Site(String where, Reason reason, boolean strict) {
+        Site(String where, Reason reason, String detail, boolean strict) {
             this.where = where;
             this.reason = reason;
+            this.detail = detail;
             this.strict = strict;
         }
 
         String message() {
-            return "cannot suspend at " + where + ": " + reason.text();
+            return "cannot suspend at " + where + ": " + reason.text() + (detail == null ? "" : " (" + detail + ")");
         }
     }
 
@@ -104,10 +108,21 @@ public final class Pins {
      * @param reason why the site cannot suspend
      * @param strict throw instead of blocking
      */
-    public static synchronized int register(String className, String method, int line, Reason reason, boolean strict) {
+    public static int register(String className, String method, int line, Reason reason, boolean strict) {
+        return register(className, method, line, reason, null, strict);
+    }
+
+    /**
+     * Registers a site whose message adds {@code detail} (e.g. why the engine failed) after the reason.
+     *
+     * @param detail the particular cause, or {@code null}
+     * @see #register(String, String, int, Reason, boolean)
+     */
+    public static synchronized int register(String className, String method, int line, Reason reason, String detail,
+                                            boolean strict) {
         expungeDropped();
         String where = className + "." + method + (line > 0 ? " (line " + line + ")" : "");
-        Site site = new Site(where, reason, strict);
+        Site site = new Site(where, reason, detail, strict);
         int id;
         if (FREE.isEmpty()) {
             SITES.add(site);
@@ -248,11 +263,7 @@ public final class Pins {
         if (carrier != null) {
             throw refusedOnCarrier(s.message(), carrier);
         }
-        if (s.warned.compareAndSet(false, true)) {
-            String text = s.message() + "; blocking the worker thread instead";
-            WARNINGS.add(text);
-            LOG.warn(text);
-        }
+        warnOnce(s);
     }
 
     /**
@@ -286,6 +297,23 @@ public final class Pins {
     /** The lenient site used for flows whose task class was not instrumented. */
     static int notInstrumentedSite(Class<?> taskType) {
         return NOT_INSTRUMENTED_SITES.get(taskType);
+    }
+
+    /**
+     * Logs the warning of lenient site {@code id} now rather than when an await first blocks there (for
+     * sites known when their class is loaded, such as the suspension points of a method the engine
+     * cannot instrument); it is still logged once per site at most.
+     */
+    public static void report(int id) {
+        warnOnce(site(id));
+    }
+
+    private static void warnOnce(Site s) {
+        if (s.warned.compareAndSet(false, true)) {
+            String text = s.message() + "; blocking the worker thread instead";
+            WARNINGS.add(text);
+            LOG.warn(text);
+        }
     }
 
     /** The warnings logged so far, one per site at most, oldest first. */

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The narrow bridge to Tascalate JavaFlow's enhancer: it is served the classes as prepared by
  * {@link Instrumenter} through JavaFlow's {@link ResourceLoader} SPI, and instruments the methods
- * marked {@code @continuable}. Calls are serialised: the enhancer is not thread-safe.
+ * marked {@code @continuable}. Calls are serialised: the enhancer is not thread-safe. A class the
+ * parent cannot find is served to the engine as an empty class ({@link #absent}).
  *
  * <p>Each bridge has its own engine instance. JavaFlow's factory would share one analysis per resource
  * loader through a static cache of soft references whose values reach their keys, so that a dropped
@@ -50,7 +51,10 @@ public final class EngineBridge {
                 }
                 InputStream in = parent.getResourceAsStream(name);
                 if (in == null) {
-                    throw new IOException("class file not found: " + name);
+                    if (name.endsWith(".class")) {
+                        return new ByteArrayInputStream(absent(name.substring(0, name.length() - ".class".length())));
+                    }
+                    throw new IOException("resource not found: " + name);
                 }
                 return in;
             }
@@ -63,6 +67,20 @@ public final class EngineBridge {
             }
         };
         this.transformer = ownTransformer(resources);
+    }
+
+    /**
+     * The class file the engine is served for a class the parent cannot find (a compile-only annotation,
+     * an optional dependency that is not on the class path) or for an array type, whose methods the
+     * engine looks up like a class's: a class with no supertype but {@code Object} and no members, so
+     * nothing of it is continuable. That is the truth: every continuable method is Flow's or in scope,
+     * and those are found.
+     */
+    static byte[] absent(String internalName) {
+        ClassWriter w = new ClassWriter(0);
+        w.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, internalName, null, "java/lang/Object", null);
+        w.visitEnd();
+        return w.toByteArray();
     }
 
     /**
@@ -104,6 +122,15 @@ public final class EngineBridge {
      */
     public synchronized byte[] enhance(byte[] prepared) {
         byte[] out = transformer.transform(prepared);
+        return out != null ? redirectRecorderLookups(out) : prepared;
+    }
+
+    /**
+     * Like {@link #enhance}, for a class the engine has seen before in another form (fewer methods
+     * marked): its cached view of {@code internalName} is read again from {@code prepared}.
+     */
+    synchronized byte[] enhanceAgain(byte[] prepared, String internalName) {
+        byte[] out = transformer.transform(prepared, internalName);
         return out != null ? redirectRecorderLookups(out) : prepared;
     }
 

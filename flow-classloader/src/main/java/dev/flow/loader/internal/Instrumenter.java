@@ -695,7 +695,7 @@ public final class Instrumenter {
         }
     }
 
-    private static boolean isMarked(MethodNode mn) {
+    static boolean isMarked(MethodNode mn) {
         if (mn.invisibleAnnotations == null) {
             return false;
         }
@@ -897,7 +897,7 @@ public final class Instrumenter {
      * Surrounds {@code first..last} with {@code Pins.enter/exit}; an exception path (also in
      * constructors, also for the JVM's own exceptions) unpins before rethrowing.
      */
-    private static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site) {
+    static void bracket(MethodNode mn, AbstractInsnNode first, AbstractInsnNode last, int site) {
         int slot = mn.maxLocals;
         mn.maxLocals += 1;
         InsnList before = new InsnList();
@@ -1136,7 +1136,7 @@ public final class Instrumenter {
         return mn;
     }
 
-    private static String unsuffixed(String name) {
+    static String unsuffixed(String name) {
         return name.endsWith(Names.FLOW_SUFFIX) ? name.substring(0, name.length() - Names.FLOW_SUFFIX.length()) : name;
     }
 
@@ -1151,7 +1151,7 @@ public final class Instrumenter {
     }
 
     /** The first source line of {@code mn}'s body, or -1 without line numbers. */
-    private static int firstLine(MethodNode mn) {
+    static int firstLine(MethodNode mn) {
         for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
             if (i instanceof LineNumberNode) {
                 return ((LineNumberNode) i).line;
@@ -1218,7 +1218,7 @@ public final class Instrumenter {
         return write(cn);
     }
 
-    private byte[] write(ClassNode cn) {
+    byte[] write(ClassNode cn) {
         ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
             @Override
             protected String getCommonSuperClass(String a, String b) {

@@ -15,7 +15,10 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
-/** Lists the class files of a package (and its sub-packages) visible to a class loader. */
+/**
+ * Lists the class files of a package (and its sub-packages) visible to a class loader, with the classes
+ * that a multi-release jar adds for the running JDK ({@link MultiRelease}).
+ */
 final class Scanner {
 
     private Scanner() {
@@ -45,9 +48,16 @@ final class Scanner {
                     JarURLConnection c = (JarURLConnection) url.openConnection();
                     c.setUseCaches(false);
                     try (JarFile jar = c.getJarFile()) {
+                        boolean multiRelease = MultiRelease.isMultiRelease(jar);
                         Enumeration<JarEntry> entries = jar.entries();
                         while (entries.hasMoreElements()) {
                             String n = entries.nextElement().getName();
+                            if (multiRelease && n.startsWith("META-INF/")) {
+                                n = MultiRelease.applicableEntry(n, packagePath);
+                                if (n == null) {
+                                    continue;
+                                }
+                            }
                             if (n.startsWith(packagePath + "/") && n.endsWith(".class")
                                     && !n.startsWith("META-INF/")) {
                                 out.add(n.substring(0, n.length() - ".class".length()));
