@@ -114,7 +114,7 @@ public final class Soak {
         try {
             Peer.ECHO.runOnce(warmUp.address, options, "warm-up");
         } catch (Peer.Unexpected e) {
-            problems.add("warm-up: " + e.getMessage());
+            problems.add("warm-up: " + e.getMessage() + "; server " + warmUp.server.stats());
         }
         problems.addAll(warmUp.closeAndCheck(options.grace, CLOSE_WAIT));
         Gauges before = Gauges.take();
