@@ -17,7 +17,6 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.zip.ZipFile;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -60,19 +59,8 @@ class LibraryJarsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Library.class, names = "JEDIS", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(Library.class)
     void everyClassOfTheJarLoadsThroughFlowsLoaderAsItDoesNormally(Library library) throws Exception {
-        check(library);
-    }
-
-    /**
-     * Jedis as the others, run only with {@code -Dflow.libraries.jedis=true}: building a loader over
-     * Jedis's 856 classes takes minutes until the loader's analysis is lazy (issue 15, finding 9).
-     */
-    @ParameterizedTest
-    @EnumSource(value = Library.class, names = "JEDIS")
-    @EnabledIfSystemProperty(named = "flow.libraries.jedis", matches = "true")
-    void everyClassOfJedisLoadsThroughFlowsLoaderAsItDoesNormally(Library library) throws Exception {
         check(library);
     }
 
