@@ -117,7 +117,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Threads.</b> Thread-safe. MINA threads only buffer data and wake flows. In continuation mode
  * the handler is created on a server-owned setup thread and runs on the scheduler's workers; in sync
- * mode it is created and runs on a thread started for its session, which ends with the session.
+ * mode it is created and runs on a thread of its own, started by the setup thread and ending with the
+ * session. Neither is started for a session the peer has already closed or reset.
  * With {@link Builder#dispatch(Dispatch) Dispatch.IO_THREADS} a session flow woken by its own input
  * resumes on the I/O processor thread that read it (see {@link Dispatch}); otherwise never on a MINA
  * I/O processor. {@link #close()} blocks until the sessions are closed and must not be called on a MINA
@@ -200,15 +201,11 @@ public final class FlowServer implements AutoCloseable {
         this.maxSessions = b.maxSessions > 0 ? b.maxSessions : defaultMaxSessions();
         this.overflow = b.overflow;
         this.onFailure = b.onFailure;
-        if (scheduler != null) {
-            this.setup = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, "flow-server-" + id + "-setup");
-                t.setDaemon(true);
-                return t;
-            });
-        } else {
-            this.setup = null;
-        }
+        this.setup = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "flow-server-" + id + "-setup");
+            t.setDaemon(true);
+            return t;
+        });
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
             this.processors = null;
@@ -233,9 +230,7 @@ public final class FlowServer implements AutoCloseable {
             if (processors != null) {
                 processors.close();
             }
-            if (setup != null) {
-                setup.shutdownNow();
-            }
+            setup.shutdownNow();
             throw e;
         }
         this.localAddress = acceptor.getLocalAddress();
@@ -409,9 +404,7 @@ public final class FlowServer implements AutoCloseable {
         if (processors != null) {
             processors.close();
         }
-        if (setup != null) {
-            setup.shutdown();
-        }
+        setup.shutdown();
         // A CloseFuture completes just before the handler hears sessionClosed; wait for those too, and
         // for the session threads of sync mode.
         boolean interrupted = false;
@@ -522,10 +515,31 @@ public final class FlowServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands an admitted session to the setup thread, which starts its handler: never on the MINA thread
+     * that accepted it, so a flood of connections cannot hold up the I/O of the sessions that thread
+     * serves (in sync mode, starting a thread per connection did).
+     */
     private void launch(Session s) {
         s.launched = true;
+        try {
+            setup.execute(() -> start(s));
+        } catch (RejectedExecutionException e) {
+            end(s, Outcome.STOPPED, null);
+        }
+    }
+
+    /**
+     * On the setup thread: starts the session's handler, unless the server is stopping or the peer has
+     * already closed or reset the connection (a connect-then-reset flood then costs no thread and no flow).
+     */
+    private void start(Session s) {
         if (aborting) {
             end(s, Outcome.STOPPED, null);
+            return;
+        }
+        if (s.transport.session().isClosing()) {
+            end(s, Outcome.CLOSED_BY_PEER, null);
             return;
         }
         if (scheduler == null) {
@@ -542,11 +556,7 @@ public final class FlowServer implements AutoCloseable {
             }
             return;
         }
-        try {
-            setup.execute(() -> startFlow(s));
-        } catch (RejectedExecutionException e) {
-            end(s, Outcome.STOPPED, null);
-        }
+        startFlow(s);
     }
 
     // ---------------------------------------------------------------- running handlers
@@ -586,10 +596,6 @@ public final class FlowServer implements AutoCloseable {
 
     /** Continuation mode, on the setup thread: creates the task and submits it as the session's flow. */
     private void startFlow(Session s) {
-        if (aborting) {
-            end(s, Outcome.STOPPED, null);
-            return;
-        }
         try {
             Object task = newTask(s.transport);
             if (!(task instanceof FlowTask) && TaskClass.suspends(scheduler)) {
