@@ -266,14 +266,7 @@ public final class SchedulerCore {
         try {
             runOnce(f, runner);
         } catch (Throwable t) {
-            workerErrors.incrementAndGet();
-            countOutOfMemory(t);
-            try {
-                LOG.error("flow scheduler '{}': {} survived an unexpected error while running {}",
-                        name, runner.getName(), f, t);
-            } catch (Throwable again) {
-                // Out of memory again while logging: the count above is all that can be kept.
-            }
+            survived(t, runner, f);
         }
     }
 
@@ -282,10 +275,16 @@ public final class SchedulerCore {
      * flow: counted and logged, never rethrown, so the thread goes on.
      */
     void survived(Throwable t) {
+        survived(t, Thread.currentThread(), null);
+    }
+
+    /** Counts and logs an error {@code thread} survived, while running flow {@code f} if not {@code null}. */
+    private void survived(Throwable t, Thread thread, FlowState f) {
         workerErrors.incrementAndGet();
         countOutOfMemory(t);
         try {
-            LOG.error("flow scheduler '{}': {} survived an unexpected error", name, Thread.currentThread().getName(), t);
+            LOG.error("flow scheduler '{}': {} survived an unexpected error{}", name, thread.getName(),
+                    f == null ? "" : " while running " + f, t);
         } catch (Throwable again) {
             // Out of memory again while logging: the count above is all that can be kept.
         }

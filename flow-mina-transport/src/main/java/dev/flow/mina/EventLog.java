@@ -69,6 +69,11 @@ final class EventLog {
     }
 
     private void line(String text) {
+        warn(log, fallback, text);
+    }
+
+    /** Logs {@code text} as a warning through SLF4J if it logs warnings, else through {@code fallback}. */
+    static void warn(Logger log, System.Logger fallback, String text) {
         if (log.isWarnEnabled()) {
             log.warn(text);
         } else {

@@ -724,11 +724,7 @@ public final class FlowServer implements AutoCloseable {
     }
 
     private static void warn(String line) {
-        if (LOG.isWarnEnabled()) {
-            LOG.warn(line);
-        } else {
-            FALLBACK.log(System.Logger.Level.WARNING, line);
-        }
+        EventLog.warn(LOG, FALLBACK, line);
     }
 
     @Override
