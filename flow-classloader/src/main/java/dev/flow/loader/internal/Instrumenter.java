@@ -63,6 +63,8 @@ public final class Instrumenter {
     private final Map<String, ClassNode> nodes = new LinkedHashMap<>();
     private final Map<String, byte[]> originals = new HashMap<>();
     private final Set<String> generated = new HashSet<>();
+    /** In-scope classes rewritten by {@link Substitutes}: always defined from the rewritten node. */
+    private final Set<String> substituted = new HashSet<>();
     private final Hierarchy hierarchy;
     private final Set<String> suspendable = new HashSet<>();
     private final Set<String> split = new HashSet<>();
@@ -103,6 +105,7 @@ public final class Instrumenter {
             nodes.put(name, cn);
             originals.put(name, bytes);
         }
+        substitute();
         this.hierarchy = new Hierarchy(parent, nodes);
         this.dispatch = new Dispatch(hierarchy);
         refuseOwnContinuations();
@@ -118,6 +121,29 @@ public final class Instrumenter {
         createMarkers();
         rewriteAll();
         prepareCopies();
+    }
+
+    /**
+     * Puts Flow's suspendable versions of JDK classes in place ({@link Substitutes}) and, if loaded
+     * code now names them, adds them to the scope.
+     */
+    private void substitute() {
+        for (ClassNode cn : nodes.values()) {
+            if (Substitutes.apply(cn)) {
+                substituted.add(cn.name);
+            }
+        }
+        if (substituted.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<String, byte[]> e : Substitutes.read(parent).entrySet()) {
+            if (!nodes.containsKey(e.getKey())) {
+                ClassNode cn = new ClassNode();
+                new ClassReader(e.getValue()).accept(cn, ClassReader.SKIP_FRAMES);
+                nodes.put(e.getKey(), cn);
+                originals.put(e.getKey(), e.getValue());
+            }
+        }
     }
 
     /** Lists the in-scope classes of the given packages. */
@@ -656,7 +682,7 @@ public final class Instrumenter {
 
     private void rewriteAll() {
         for (ClassNode cn : nodes.values()) {
-            boolean changed = generated.contains(cn.name);
+            boolean changed = generated.contains(cn.name) || substituted.contains(cn.name);
             for (MethodNode mn : new ArrayList<>(cn.methods)) {
                 changed |= rewriteMethod(cn, mn);
             }
@@ -777,8 +803,14 @@ public final class Instrumenter {
             }
             Pins.Reason r = reason;
             int siteLine = line;
+            // A receiver that is not in scope (a JDK lock, a JDK condition) still gets the bookkeeping
+            // of its call when an in-scope override (Flow's own lock, say) takes the other branch.
+            SiteCalls.Kind fallback = marker != null && point == null && !renames ? SiteCalls.match(c, hierarchy) : null;
             edits.add(() -> {
                 AbstractInsnNode[] test = marker != null ? Dispatch.emit(mn, c, marker, Names.FLOW_SUFFIX) : null;
+                if (fallback != null) {
+                    SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, fallback, siteLine, strict);
+                }
                 AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
                 if (test != null) {
                     range = test;
