@@ -140,8 +140,14 @@ public final class Instrumenter {
             if (!nodes.containsKey(e.getKey())) {
                 ClassNode cn = new ClassNode();
                 new ClassReader(e.getValue()).accept(cn, ClassReader.SKIP_FRAMES);
+                // Without local names, a NullPointerException's message names parameters and locals
+                // as the JDK's own classes do ("<parameter1>"), not by their names in Flow's source.
+                for (MethodNode m : cn.methods) {
+                    m.localVariables = null;
+                }
                 nodes.put(e.getKey(), cn);
                 originals.put(e.getKey(), e.getValue());
+                substituted.add(e.getKey());
             }
         }
     }

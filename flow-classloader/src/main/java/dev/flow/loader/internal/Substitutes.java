@@ -2,14 +2,16 @@ package dev.flow.loader.internal;
 
 import dev.flow.loader.InstrumentationException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
 
 /**
  * Puts Flow's suspendable versions of JDK classes ({@code dev.flow.jdk}) in place of the JDK's in
@@ -30,13 +32,16 @@ final class Substitutes {
     /** JDK class to the Flow class created in its place. */
     static final Map<String, String> BY_JDK_CLASS = Map.of(
             "java/util/concurrent/locks/ReentrantLock", PKG + "FlowReentrantLock",
-            "java/util/concurrent/locks/ReentrantReadWriteLock", PKG + "FlowReentrantReadWriteLock");
+            "java/util/concurrent/locks/ReentrantReadWriteLock", PKG + "FlowReentrantReadWriteLock",
+            "java/io/BufferedReader", PKG + "FlowBufferedReader",
+            "java/io/InputStreamReader", PKG + "FlowInputStreamReader",
+            "java/io/BufferedWriter", PKG + "FlowBufferedWriter",
+            "java/io/OutputStreamWriter", PKG + "FlowOutputStreamWriter");
 
-    /** Every class of {@code dev.flow.jdk} a substitute needs, nested ones included. */
-    static final List<String> CLASSES = List.of(
-            PKG + "OwnedSync", PKG + "OwnedSync$Waiter", PKG + "FlowCondition", PKG + "FlowReentrantLock",
-            PKG + "FlowReentrantReadWriteLock", PKG + "FlowReentrantReadWriteLock$FlowReadLock",
-            PKG + "FlowReentrantReadWriteLock$FlowWriteLock");
+    /** Substitutes whose {@code lock} (the {@code Reader}'s or {@code Writer}'s) is a {@code FlowMonitor}. */
+    private static final Set<String> WITH_FLOW_MONITOR = Set.of(PKG + "FlowBufferedReader", PKG + "FlowInputStreamReader",
+            PKG + "FlowBufferedWriter", PKG + "FlowOutputStreamWriter");
+    private static final String MONITOR = PKG + "FlowMonitor";
 
     private Substitutes() {
     }
@@ -59,6 +64,9 @@ final class Substitutes {
         if (newSuper != null) {
             cn.superName = newSuper;
             changed = true;
+            if (WITH_FLOW_MONITOR.contains(newSuper)) {
+                takeFlowMonitor(cn);
+            }
         }
         for (MethodNode mn : cn.methods) {
             for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
@@ -83,13 +91,72 @@ final class Substitutes {
     }
 
     /**
-     * Reads the substitute classes from {@code parent}, for the loader to define.
+     * In a subclass of a reader or writer substitute, turns {@code synchronized (lock)} blocks (javac's
+     * {@code aload 0; getfield lock; dup; astore n; monitorenter} and the {@code aload n; monitorexit}
+     * that end them) into taking and releasing the {@code FlowMonitor} that {@code lock} then is, which
+     * the flow owns: such a block no longer pins. Only where the class never assigns {@code lock} and
+     * never waits or notifies (which needs the monitor itself).
+     */
+    private static void takeFlowMonitor(ClassNode cn) {
+        for (org.objectweb.asm.tree.FieldNode f : cn.fields) {
+            if (f.name.equals("lock")) {
+                return;
+            }
+        }
+        for (MethodNode mn : cn.methods) {
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i.getOpcode() == Opcodes.PUTFIELD && ((FieldInsnNode) i).name.equals("lock")
+                        || i instanceof MethodInsnNode && (((MethodInsnNode) i).name.equals("wait")
+                                || ((MethodInsnNode) i).name.startsWith("notify"))) {
+                    return;
+                }
+            }
+        }
+        for (MethodNode mn : cn.methods) {
+            Set<Integer> slots = new java.util.HashSet<>();
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i.getOpcode() == Opcodes.MONITORENTER && isLockField(i.getPrevious())) {
+                    slots.add(((VarInsnNode) i.getPrevious()).var);
+                    mn.instructions.set(i, new MethodInsnNode(Opcodes.INVOKESTATIC, MONITOR, "enter", "(Ljava/lang/Object;)V", false));
+                }
+            }
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                AbstractInsnNode p = i.getPrevious();
+                if (i.getOpcode() == Opcodes.MONITOREXIT && p != null && p.getOpcode() == Opcodes.ALOAD
+                        && slots.contains(((VarInsnNode) p).var)) {
+                    AbstractInsnNode exit = new MethodInsnNode(Opcodes.INVOKESTATIC, MONITOR, "exit", "(Ljava/lang/Object;)V", false);
+                    mn.instructions.set(i, exit);
+                    i = exit;
+                }
+            }
+        }
+    }
+
+    /** Whether {@code astore} is javac's {@code aload 0; getfield lock; dup; astore n} of a synchronized block. */
+    private static boolean isLockField(AbstractInsnNode astore) {
+        if (astore == null || astore.getOpcode() != Opcodes.ASTORE) {
+            return false;
+        }
+        AbstractInsnNode dup = astore.getPrevious();
+        AbstractInsnNode get = dup == null ? null : dup.getPrevious();
+        AbstractInsnNode self = get == null ? null : get.getPrevious();
+        return dup != null && dup.getOpcode() == Opcodes.DUP && get != null && get.getOpcode() == Opcodes.GETFIELD
+                && ((FieldInsnNode) get).name.equals("lock") && ((FieldInsnNode) get).desc.equals("Ljava/lang/Object;")
+                && self != null && self.getOpcode() == Opcodes.ALOAD && ((VarInsnNode) self).var == 0;
+    }
+
+    /**
+     * Reads the classes of {@code dev.flow.jdk} (substitutes and what they use, nested classes
+     * included) from {@code parent}, for the loader to define.
      *
      * @throws InstrumentationException if one is missing (flow-core not on the parent's class path)
      */
     static Map<String, byte[]> read(ClassLoader parent) {
         Map<String, byte[]> out = new LinkedHashMap<>();
-        for (String name : CLASSES) {
+        for (String name : Scanner.classesUnder(parent, PKG.substring(0, PKG.length() - 1))) {
+            if (name.endsWith("/package-info")) {
+                continue;
+            }
             byte[] b = Hierarchy.readBytes(parent, name);
             if (b == null) {
                 throw new InstrumentationException(name.replace('/', '.'), "", "", "Flow's substitute class is not visible"
