@@ -25,12 +25,19 @@ import java.nio.charset.CodingErrorAction;
 public class FlowOutputStreamWriter extends OutputStreamWriter {
 
     private static final int BYTES = 8192;
+    /**
+     * Whether the running JDK's writer starts with a small byte buffer and grows it for larger writes
+     * (later releases: 512 bytes up to 8 KiB) rather than buffering 8 KiB from the start (JDK 17): the
+     * bytes that reach the stream before a flush differ.
+     */
+    private static final boolean GROWS = probeGrowth();
+    private static final int INITIAL_BYTES = 512;
 
     private final FlowMonitor guard = new FlowMonitor();
     private final OutputStream sink;
     private final CharsetEncoder encoder;
     /** Encoded bytes, in write mode. */
-    private final ByteBuffer bb = ByteBuffer.allocate(BYTES);
+    private ByteBuffer bb = ByteBuffer.allocate(GROWS ? INITIAL_BYTES : BYTES);
     private boolean haveLeftoverChar;
     private char leftoverChar;
     private CharBuffer lcb;
@@ -66,6 +73,31 @@ public class FlowOutputStreamWriter extends OutputStreamWriter {
         this.lock = guard;
         this.sink = out;
         this.encoder = enc;
+    }
+
+    /** Asks the JDK's own writer whether 600 one-char writes reach the stream before a flush. */
+    private static boolean probeGrowth() {
+        int[] reached = new int[1];
+        OutputStream counting = new OutputStream() {
+            @Override
+            public void write(int b) {
+                reached[0]++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                reached[0] += len;
+            }
+        };
+        try {
+            OutputStreamWriter w = new OutputStreamWriter(counting, java.nio.charset.StandardCharsets.US_ASCII);
+            for (int i = 0; i < 600; i++) {
+                w.write('a');
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return reached[0] > 0;
     }
 
     private static CharsetEncoder replacing(Charset cs) {
@@ -146,6 +178,15 @@ public class FlowOutputStreamWriter extends OutputStreamWriter {
     private void encode(CharBuffer cb) throws IOException {
         if (haveLeftoverChar) {
             flushLeftoverChar(cb, false);
+        }
+        if (GROWS && bb.capacity() < BYTES) {
+            int wanted = Math.min(cb.remaining() * Math.round(encoder.maxBytesPerChar()), BYTES);
+            if (wanted > bb.capacity()) {
+                if (bb.position() > 0) {
+                    writeBytes();
+                }
+                bb = ByteBuffer.allocate(wanted);
+            }
         }
         while (cb.hasRemaining()) {
             CoderResult cr = encoder.encode(cb, bb, false);
