@@ -20,6 +20,7 @@ public final class LockSharedWithPlainThread implements Callable<Object> {
         final AtomicInteger inside = new AtomicInteger();
         final AtomicInteger overlaps = new AtomicInteger();
         final CountDownLatch held = new CountDownLatch(1);
+        final CountDownLatch tried = new CountDownLatch(1);
 
         void critical() {
             if (inside.incrementAndGet() > 1) {
@@ -42,6 +43,10 @@ public final class LockSharedWithPlainThread implements Callable<Object> {
                 return "never held";
             }
             boolean barged = shared.lock.tryLock();
+            if (barged) {
+                shared.lock.unlock();
+            }
+            shared.tried.countDown();
             int entered = 0;
             for (int i = 0; i < 20; i++) {
                 if (shared.lock.tryLock(5, TimeUnit.SECONDS)) {
@@ -74,7 +79,12 @@ public final class LockSharedWithPlainThread implements Callable<Object> {
         for (int i = 0; i < 20; i++) {
             shared.lock.lock();
             try {
-                shared.held.countDown();
+                if (i == 0) {
+                    shared.held.countDown();
+                    if (!shared.tried.await(5, TimeUnit.SECONDS)) {
+                        return "the thread never tried";
+                    }
+                }
                 shared.critical();
                 Async.later(i).get();
                 shared.critical();
