@@ -455,13 +455,18 @@ public final class Instrumenter {
             return false;
         }
         for (String o : owners) {
-            MethodNode m = method(o, c.name, c.desc);
-            if (m != null && (m.access & Opcodes.ACC_PUBLIC) != 0 && (m.access & Opcodes.ACC_STATIC) == 0
-                    && hierarchy.isSubtype(o, c.owner)) {
+            if (isSuspendableOverride(o, c)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether {@code owner}'s declaration of the method {@code c} calls is a public override {@code c} can reach. */
+    private boolean isSuspendableOverride(String owner, MethodInsnNode c) {
+        MethodNode m = method(owner, c.name, c.desc);
+        return m != null && (m.access & Opcodes.ACC_PUBLIC) != 0 && (m.access & Opcodes.ACC_STATIC) == 0
+                && hierarchy.isSubtype(owner, c.owner);
     }
 
     private boolean addSuspendable(String key) {
@@ -522,21 +527,6 @@ public final class Instrumenter {
         return out;
     }
 
-    /** Whether one of {@code callees} is suspendable with what is inferred so far. */
-    private boolean reachesSuspendable(Callees callees) {
-        for (String decl : callees.declarations) {
-            if (suspendable.contains(decl)) {
-                return true;
-            }
-        }
-        for (MethodInsnNode c : callees.virtualCalls) {
-            if (reachesSuspendableOverride(c)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void infer() {
         Map<String, Callees> pending = new LinkedHashMap<>();
         for (ClassNode cn : nodes.values()) {
@@ -553,26 +543,32 @@ public final class Instrumenter {
                 }
             }
         }
+        // A pending method becomes suspendable when a method it calls does: re-check it only then, and
+        // only the calls that method can answer (the same least fixed point as re-checking every pending
+        // method until nothing changes).
         Map<String, List<String>> byDeclaration = new HashMap<>();
-        Map<String, List<String>> byVirtualCall = new HashMap<>();
+        Map<String, List<Map.Entry<String, MethodInsnNode>>> byVirtualCall = new HashMap<>();
         for (Map.Entry<String, Callees> e : pending.entrySet()) {
             for (String decl : e.getValue().declarations) {
                 byDeclaration.computeIfAbsent(decl, k -> new ArrayList<>()).add(e.getKey());
             }
             for (MethodInsnNode c : e.getValue().virtualCalls) {
-                byVirtualCall.computeIfAbsent(c.name + c.desc, k -> new ArrayList<>()).add(e.getKey());
+                byVirtualCall.computeIfAbsent(c.name + c.desc, k -> new ArrayList<>()).add(Map.entry(e.getKey(), c));
             }
         }
         Deque<String> added = new ArrayDeque<>(suspendable);
         while (!added.isEmpty()) {
             String key = added.poll();
             String[] p = parse(key);
-            for (List<String> waiting : List.of(byDeclaration.getOrDefault(key, List.of()),
-                    byVirtualCall.getOrDefault(p[1] + p[2], List.of()))) {
-                for (String w : waiting) {
-                    if (!suspendable.contains(w) && reachesSuspendable(pending.get(w)) && addSuspendable(w)) {
-                        added.add(w);
-                    }
+            for (String caller : byDeclaration.getOrDefault(key, List.of())) {
+                if (addSuspendable(caller)) {
+                    added.add(caller);
+                }
+            }
+            for (Map.Entry<String, MethodInsnNode> call : byVirtualCall.getOrDefault(p[1] + p[2], List.of())) {
+                if (!suspendable.contains(call.getKey()) && isSuspendableOverride(p[0], call.getValue())
+                        && addSuspendable(call.getKey())) {
+                    added.add(call.getKey());
                 }
             }
             MethodNode m = method(p[0], p[1], p[2]);
