@@ -40,6 +40,9 @@ class CarrierTest {
         Schedulers.awaitAllDone(handles, Duration.ofSeconds(10));
         carrier.shutdown();
         assertTrue(carrier.awaitTermination(5, TimeUnit.SECONDS));
+        // A JDK executor reports termination before its thread has exited.
+        Schedulers.await(Duration.ofSeconds(5), () -> Schedulers.liveThreads("carrier-test-io") == 0,
+                () -> "carrier thread still alive");
         Schedulers.awaitIdle(scheduler);
         Schedulers.assertCountsZero(scheduler.stats());
         scheduler.close();
