@@ -1,13 +1,12 @@
 package dev.flow.agent;
 
-import java.io.ByteArrayOutputStream;
+import flowtest.support.ChildJvm;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -20,12 +19,7 @@ final class AgentJvm {
     private static final List<String> NOT_ON_CLASS_PATH = List.of("/org/ow2/asm/", "javaflow.spi", "javaflow.providers",
             "asmx", "junit", "opentest4j", "apiguardian", "surefire");
 
-    final int exitCode;
-    final List<String> lines;
-
-    private AgentJvm(int exitCode, List<String> lines) {
-        this.exitCode = exitCode;
-        this.lines = lines;
+    private AgentJvm() {
     }
 
     /** The agent jar, built by this module's {@code package} phase. */
@@ -54,42 +48,14 @@ final class AgentJvm {
     }
 
     /** Runs {@code mainClass} with {@code -javaagent:<jar>=agentArgument} and waits up to 60 s. */
-    static AgentJvm run(String agentArgument, String mainClass, String... args) throws IOException, InterruptedException {
+    static ChildJvm run(String agentArgument, String mainClass, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         cmd.add("-javaagent:" + agentJar() + (agentArgument == null ? "" : "=" + agentArgument));
         cmd.add("-Xmx256m");
         cmd.add("-cp");
         cmd.add(applicationClassPath());
         cmd.add(mainClass);
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Thread reader = new Thread(() -> {
-            try {
-                p.getInputStream().transferTo(out);
-            } catch (IOException ignored) {
-                // the process was destroyed: what was read is kept
-            }
-        }, "agent-jvm-output");
-        reader.start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            reader.join(5_000);
-            throw new IllegalStateException("child JVM still running after 60 s: " + cmd + "\n" + out);
-        }
-        reader.join(5_000);
-        return new AgentJvm(p.exitValue(), List.of(out.toString(StandardCharsets.UTF_8).split("\\R")));
-    }
-
-    /** The output, for assertion messages. */
-    String output() {
-        return String.join("\n", lines);
-    }
-
-    /** The first line starting with {@code prefix}, or {@code null}. */
-    String line(String prefix) {
-        return lines.stream().filter(l -> l.startsWith(prefix)).findFirst().orElse(null);
+        return ChildJvm.run(cmd, Duration.ofSeconds(60));
     }
 }

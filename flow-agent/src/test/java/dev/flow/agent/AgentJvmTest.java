@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import flowtest.support.ChildJvm;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,7 +19,7 @@ class AgentJvmTest {
 
     @Test
     void classesLoadedNormallySuspendAndPinWithTheLoadersWarnings() throws Exception {
-        AgentJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.fixtures", MAIN, FIXTURES);
+        ChildJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.fixtures", MAIN, FIXTURES);
         String out = jvm.output();
         assertEquals(0, jvm.exitCode, out);
         assertEquals("DIRECT suspended=1", jvm.line("DIRECT"), out);
@@ -38,7 +39,7 @@ class AgentJvmTest {
 
     @Test
     void strictRefusesByTheSiteTheLoaderRefuses() throws Exception {
-        AgentJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.fixtures;strict", MAIN, FIXTURES);
+        ChildJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.fixtures;strict", MAIN, FIXTURES);
         String out = jvm.output();
         assertEquals(0, jvm.exitCode, out);
         assertEquals("OUTCOME flowtest.agent.Direct = got x", jvm.line("OUTCOME flowtest.agent.Direct"), out);
@@ -52,7 +53,7 @@ class AgentJvmTest {
 
     @Test
     void aMethodTheEngineCannotInstrumentRunsAsCompiledWithItsSitesReportedWhenLenient() throws Exception {
-        AgentJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.refused", MAIN, "load:flowtest.refused.Huge");
+        ChildJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.refused", MAIN, "load:flowtest.refused.Huge");
         String out = jvm.output();
         assertEquals("LOAD flowtest.refused.Huge loaded", jvm.line("LOAD"), out);
         assertEquals(300, jvm.lines.stream().filter(l -> l.startsWith("WARNING cannot suspend at flowtest.refused.Huge.run")
@@ -61,7 +62,7 @@ class AgentJvmTest {
 
     @Test
     void aMethodTheEngineCannotInstrumentRefusesItsClassWhenStrict() throws Exception {
-        AgentJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.refused;strict", MAIN, "load:flowtest.refused.Huge");
+        ChildJvm jvm = AgentJvm.run("include=flowtest.agent,flowtest.refused;strict", MAIN, "load:flowtest.refused.Huge");
         String out = jvm.output();
         String load = jvm.line("LOAD");
         assertTrue(load.startsWith("LOAD flowtest.refused.Huge threw java.lang.ExceptionInInitializerError caused by"
@@ -79,7 +80,7 @@ class AgentJvmTest {
         "include=flowtest..agent|flow-agent: include: \"flowtest..agent\" (expected: a package name such as com.example.protocol)",
         "include=flowtest.nothing|flow-agent: include=flowtest.nothing matches no class on the class path (expected:"})
     void aBadArgumentStopsTheJvmAtStartUpNamingItAndWhatWasExpected(String argument, String message) throws Exception {
-        AgentJvm jvm = AgentJvm.run(argument.isEmpty() ? null : argument, MAIN);
+        ChildJvm jvm = AgentJvm.run(argument.isEmpty() ? null : argument, MAIN);
         String out = jvm.output();
         assertNotEquals(0, jvm.exitCode, out);
         assertTrue(out.contains(message), out);

@@ -106,6 +106,11 @@ public final class Scope {
         return instrumenter.defines(internalName);
     }
 
+    /** Flow's classes of which each scope defines its own instrumented copy (internal names). */
+    public static Set<String> copied() {
+        return Names.COPIED;
+    }
+
     /** Whether {@code internalName} is one of Flow's classes of which each scope defines a copy. */
     public static boolean isCopied(String internalName) {
         return Names.COPIED.contains(internalName);
