@@ -98,7 +98,7 @@ final class ScopeTransformer implements ClassFileTransformer {
                         + " has no class file for it: left uninstrumented");
                 return null;
             }
-            return scope.bytes(name);
+            return scope.markedBytes(name);
         } catch (InstrumentationException e) {
             report("flow-agent: refused " + name.replace('/', '.') + ": " + e.getMessage());
             return refused(original, e);
@@ -113,11 +113,12 @@ final class ScopeTransformer implements ClassFileTransformer {
     /** Defines the generated classes of {@code loader} still to define; those that cannot be yet stay. Under the lock. */
     private void defineDeferred(ClassLoader loader, Scope scope, ProtectionDomain domain) {
         List<String> todo = deferred.get(loader);
-        if (todo == null || todo.isEmpty()) {
+        if (todo == null || todo.isEmpty() || defining.get() != null) {
+            // Nothing to do, or called for a supertype of the class being defined: that definition goes on.
             return;
         }
         for (String g : new ArrayList<>(todo)) {
-            byte[] b = scope.bytes(g);
+            byte[] b = scope.markedBytes(g);
             String binary = g.replace('/', '.');
             defining.set(g);
             try {
@@ -129,6 +130,8 @@ final class ScopeTransformer implements ClassFileTransformer {
                 }
                 if (e.getCause().getMessage() != null && e.getCause().getMessage().contains("duplicate")) {
                     todo.remove(g);
+                } else {
+                    report("flow-agent: " + binary + " not defined yet, retried at the next class of " + loader + ": " + e.getCause());
                 }
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException("flow-agent: cannot define " + binary + " in " + loader, e);

@@ -26,7 +26,6 @@ import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
-import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
@@ -45,8 +44,6 @@ import org.objectweb.asm.tree.MethodNode;
  */
 final class BuildTime {
 
-    /** The invisible annotation that marks a class this route wrote. */
-    static final String MARK = "Ldev/flow/internal/BuildTimeInstrumented;";
     private static final String PINS = "dev/flow/internal/Pins";
     private static final String FLOW_TASK = "dev/flow/internal/FlowTask";
     private static final Handle BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, PINS, "bootstrapSite",
@@ -140,7 +137,7 @@ final class BuildTime {
             out.addAll(scope.generated());
             out.addAll(Scope.copied());
             for (String name : out) {
-                byte[] b = portable(scope.bytes(name), loader);
+                byte[] b = portable(scope.markedBytes(name), loader);
                 if (write) {
                     Path file = classes.resolve(name + ".class");
                     Files.createDirectories(file.getParent());
@@ -210,14 +207,14 @@ final class BuildTime {
         new ClassReader(b).accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
             public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-                marked[0] |= MARK.equals(descriptor);
+                marked[0] |= Scope.MARK.equals(descriptor);
                 return null;
             }
         }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         return marked[0];
     }
 
-    /** {@code bytes} with each site id a dynamic constant that registers the site where the class runs, and marked. */
+    /** {@code bytes} with each site id a dynamic constant that registers the site where the class runs. */
     private byte[] portable(byte[] bytes, ClassLoader loader) {
         ClassNode cn = new ClassNode();
         new ClassReader(bytes).accept(cn, 0);
@@ -243,10 +240,6 @@ final class BuildTime {
         if (hasSites && cn.version < Opcodes.V11) {
             cn.version = Opcodes.V11;
         }
-        if (cn.invisibleAnnotations == null) {
-            cn.invisibleAnnotations = new ArrayList<>();
-        }
-        cn.invisibleAnnotations.add(new AnnotationNode(MARK));
         ClassWriter w = new ClassWriter(0);
         cn.accept(w);
         return w.toByteArray();

@@ -9,6 +9,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
 
 /**
  * The one entry point of the analysis and rewriting that every route shares (the class loader, the
@@ -26,12 +31,17 @@ public final class Scope {
             "dev.flow", "dev.flow.internal", "dev.flow.spi", "dev.flow.loader", "dev.flow.loader.internal", "dev.flow.mina",
             "org.apache.commons.javaflow", "org.objectweb.asm", "net.tascalate", "org.apache.mina", "org.slf4j");
 
+    /** The annotation {@link #markedBytes} adds. */
+    public static final String MARK = "Ldev/flow/internal/Instrumented;";
+
     private final Set<String> classes;
+    private final boolean strict;
     private final Instrumenter instrumenter;
     private final EngineRun engine;
 
-    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine) {
+    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine, boolean strict) {
         this.classes = classes;
+        this.strict = strict;
         this.instrumenter = instrumenter;
         this.engine = engine;
     }
@@ -57,7 +67,7 @@ public final class Scope {
             instrumenter = new Instrumenter(source, classes, all, strict);
         }
         return new Scope(Set.copyOf(classes), instrumenter,
-                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner));
+                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner), strict);
     }
 
     /**
@@ -125,6 +135,36 @@ public final class Scope {
     public byte[] bytes(String internalName) {
         byte[] prepared = instrumenter.prepared(internalName);
         return instrumenter.needsEngine(internalName) ? engine.instrument(internalName, prepared) : prepared;
+    }
+
+    /**
+     * {@link #bytes}, marked {@code @dev.flow.internal.Instrumented(strict)}: for routes that define the
+     * class in a loader shared with Flow's own classes (the agent, build-time instrumentation), where
+     * the runtime cannot tell in-scope classes, and their mode, by their loader. Flow's copies are not
+     * marked.
+     */
+    public byte[] markedBytes(String internalName) {
+        byte[] b = bytes(internalName);
+        if (Names.COPIED.contains(internalName)) {
+            return b;
+        }
+        ClassReader r = new ClassReader(b);
+        ClassWriter w = new ClassWriter(r, 0);
+        r.accept(new ClassVisitor(Opcodes.ASM9, w) {
+            @Override
+            public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+                return MARK.equals(descriptor) ? null : super.visitAnnotation(descriptor, visible);
+            }
+
+            @Override
+            public void visitEnd() {
+                AnnotationVisitor a = super.visitAnnotation(MARK, true);
+                a.visit("strict", strict);
+                a.visitEnd();
+                super.visitEnd();
+            }
+        }, 0);
+        return w.toByteArray();
     }
 
     /** Whether {@code owner.name+desc} was inferred suspendable (internal names; for tests and diagnostics). */
