@@ -111,14 +111,8 @@ class BuildTimeTest {
     private static String runtimeClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> (e.contains("flow-core") && !e.contains("tests")) || e.contains("javaflow.api")
-                        || e.contains("slf4j-api") || e.contains("slf4j-nop") || isLoaderTests(e))
+                        || e.contains("slf4j-api") || e.contains("slf4j-nop") || BuildTimeConformanceTest.isLoaderTests(e))
                 .collect(Collectors.joining(File.pathSeparator));
-    }
-
-    /** flow-classloader's test classes: the fixtures' {@code flowtest.support.Async}, outside the scope. */
-    private static boolean isLoaderTests(String entry) {
-        String e = entry.replace('\\', '/');
-        return e.contains("/flow-classloader/target/test-classes") || e.matches(".*/flow-classloader-[^/]*-tests\\.jar");
     }
 
     private Path jar(Path classes) throws IOException {

@@ -122,7 +122,8 @@ public final class RouteConformance {
         return out;
     }
 
-    private static String onNewThread(Callable<?> fixture) throws InterruptedException {
+    /** The outcome of {@code fixture} run on a new plain thread, as thread-per-session code would run it. */
+    static String onNewThread(Callable<?> fixture) throws InterruptedException {
         AtomicReference<String> out = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try {
@@ -140,7 +141,8 @@ public final class RouteConformance {
         return out.get();
     }
 
-    private static String inFlow(FlowScheduler s, Callable<?> fixture) throws Exception {
+    /** The outcome of {@code fixture} run as a flow of {@code s}. */
+    static String inFlow(FlowScheduler s, Callable<?> fixture) throws Exception {
         FlowHandle<?> h = s.submit(fixture);
         try {
             return Outcome.ofValue(h.get(DEADLINE));
