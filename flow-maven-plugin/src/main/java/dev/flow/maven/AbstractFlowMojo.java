@@ -10,8 +10,11 @@ import org.apache.maven.plugins.annotations.Parameter;
 /** The configuration the goals share. Maven runs each goal on one thread. */
 abstract class AbstractFlowMojo extends AbstractMojo {
 
-    /** The packages to instrument (and their sub-packages), e.g. {@code com.example.proto}. Required. */
-    @Parameter
+    /**
+     * The packages to instrument (and their sub-packages), e.g. {@code com.example.proto}; on the command
+     * line {@code -Dflow.includes=com.example.proto,com.example.more}. Required.
+     */
+    @Parameter(property = "flow.includes")
     List<String> includes = new ArrayList<>();
 
     /** Packages under the included ones to leave as compiled. */
