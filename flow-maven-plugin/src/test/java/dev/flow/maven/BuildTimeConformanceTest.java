@@ -18,6 +18,7 @@ import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
@@ -49,7 +50,7 @@ class BuildTimeConformanceTest {
 
         Path classes = dir.resolve("classes");
         for (String p : scope) {
-            copyPackage(p.replace('.', '/') + "/", classes);
+            copyPackage(BuildTimeConformanceTest::isLoaderTests, p.replace('.', '/') + "/", classes);
         }
         List<Path> classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
                 .collect(Collectors.toList());
@@ -73,14 +74,17 @@ class BuildTimeConformanceTest {
         return e.contains("/flow-classloader/target/test-classes") || e.matches(".*/flow-classloader-[^/]*-tests\\.jar");
     }
 
-    /** Copies the class files under {@code path} from flow-classloader's test classes (a directory or a jar). */
-    private static void copyPackage(String path, Path to) throws IOException {
+    /** Copies the class files under {@code path} from the class path entries (directories or jars) {@code from} accepts. */
+    static void copyPackage(Predicate<String> from, String path, Path to) throws IOException {
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (!isLoaderTests(e)) {
+            if (!from.test(e)) {
                 continue;
             }
             Path source = Path.of(e);
             if (Files.isDirectory(source)) {
+                if (!Files.isDirectory(source.resolve(path))) {
+                    continue;
+                }
                 try (Stream<Path> s = Files.walk(source.resolve(path))) {
                     for (Path f : s.filter(Files::isRegularFile).collect(Collectors.toList())) {
                         Path target = to.resolve(source.relativize(f).toString());
