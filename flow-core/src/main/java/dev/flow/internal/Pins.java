@@ -1,6 +1,7 @@
 package dev.flow.internal;
 
 import dev.flow.UnsuspendableFrameException;
+import java.lang.invoke.MethodHandles;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.ReferenceQueue;
 import java.util.ArrayDeque;
@@ -80,14 +81,20 @@ public final class Pins {
     }
 
     private static final class Site {
+        final String className;
+        final String method;
+        final int line;
         final String where;
         final Reason reason;
         final boolean strict;
         final String detail;
         final AtomicBoolean warned = new AtomicBoolean();
 
-        Site(String where, Reason reason, String detail, boolean strict) {
-            this.where = where;
+        Site(String className, String method, int line, Reason reason, String detail, boolean strict) {
+            this.className = className;
+            this.method = method;
+            this.line = line;
+            this.where = className + "." + method + (line > 0 ? " (line " + line + ")" : "");
             this.reason = reason;
             this.detail = detail;
             this.strict = strict;
@@ -120,8 +127,7 @@ public final class Pins {
     public static synchronized int register(String className, String method, int line, Reason reason, String detail,
                                             boolean strict) {
         expungeDropped();
-        String where = className + "." + method + (line > 0 ? " (line " + line + ")" : "");
-        Site site = new Site(where, reason, detail, strict);
+        Site site = new Site(className, method, line, reason, detail, strict);
         int id;
         if (FREE.isEmpty()) {
             SITES.add(site);
@@ -318,6 +324,28 @@ public final class Pins {
     /** The warnings logged so far, one per site at most, oldest first. */
     public static List<String> warnings() {
         return List.copyOf(WARNINGS);
+    }
+
+    /**
+     * What site {@code id} was registered with, for build-time tools that write it into a class file:
+     * {@code {className, method, line, reason, detail, strict}} (an {@code Integer}, a {@link Reason}, a
+     * {@code String} or {@code null}, a {@code Boolean}); {@code null} if no such site is registered.
+     */
+    public static synchronized Object[] registration(int id) {
+        Site s = id >= 0 && id < SITES.size() ? SITES.get(id) : null;
+        return s == null ? null : new Object[] {s.className, s.method, s.line, s.reason, s.detail, s.strict};
+    }
+
+    /**
+     * The bootstrap method of the dynamic constant that a build-time-instrumented class holds in place of
+     * a site id: registers the site in this process, once per class that names it, and returns its id.
+     *
+     * @param detail the particular cause, or an empty string for none
+     * @param strict 1 to throw instead of blocking, else 0
+     */
+    public static int bootstrapSite(MethodHandles.Lookup lookup, String name, Class<?> type, String className, String method,
+                                    int line, String reason, String detail, int strict) {
+        return register(className, method, line, Reason.valueOf(reason), detail.isEmpty() ? null : detail, strict != 0);
     }
 
     /** The message of a registered site (for tests and diagnostics). */

@@ -10,9 +10,10 @@ import java.util.concurrent.ConcurrentMap;
  * Transport.inputStream()}: the flow cannot suspend there, so it pins like any other pinned await.
  *
  * <p>The site is the nearest caller on the stack loaded by a class loader other than Flow's and the
- * JDK's (the in-scope code that called the JDK decorator). It is registered with {@link Pins} once
+ * JDK's, or marked {@link Instrumented} by the agent or build-time instrumentation (the in-scope code
+ * that called the JDK decorator). It is registered with {@link Pins} once
  * and reported through it: a warning once per site, or, when the site's loader is strict ({@code
- * isStrict()} returns {@code true}), an {@link dev.flow.UnsuspendableFrameException}. A flow that
+ * isStrict()} returns {@code true}) or its class is marked strict, an {@link dev.flow.UnsuspendableFrameException}. A flow that
  * is already pinned reports its current site instead. Thread-safe.
  */
 public final class UninstrumentedWaits {
@@ -33,6 +34,10 @@ public final class UninstrumentedWaits {
     private static final ClassValue<Boolean> STRICT = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
+            Instrumented mark = type.getAnnotation(Instrumented.class);
+            if (mark != null) {
+                return mark.strict();
+            }
             ClassLoader l = type.getClassLoader();
             try {
                 return l != null && Boolean.TRUE.equals(l.getClass().getMethod("isStrict").invoke(l));
@@ -106,6 +111,9 @@ public final class UninstrumentedWaits {
     private static boolean inScope(StackWalker.StackFrame f) {
         if (f.getClassName().startsWith("dev.flow.internal.")) {
             return false;
+        }
+        if (f.getDeclaringClass().isAnnotationPresent(Instrumented.class)) {
+            return true;
         }
         ClassLoader l = f.getDeclaringClass().getClassLoader();
         if (l == null || l == FLOW_LOADER || l == ClassLoader.getPlatformClassLoader()) {

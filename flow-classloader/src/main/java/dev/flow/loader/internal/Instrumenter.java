@@ -49,7 +49,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       code may call back (overrides of out-of-scope methods) into a pinning wrapper and a
  *       suspendable body, routes in-scope calls through out-of-scope methods to those bodies when
  *       the receiver is in scope ({@link Dispatch}), brackets calls that cannot be captured with
- *       pins, initialises the class of each {@code new} at its original place ({@link ClassInit}),
+ *       pins, initialises the class of each {@code new} at its original place ({@link dev.flow.internal.ClassInit}),
  *       adds the flow entry point, and marks suspendable methods {@code @continuable} for the engine.
  * </ol>
  *

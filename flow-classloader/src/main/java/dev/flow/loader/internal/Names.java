@@ -11,7 +11,7 @@ final class Names {
     static final String FLOW_TASK = "dev/flow/internal/FlowTask";
     static final String FLOW_STATE = "dev/flow/internal/FlowState";
     static final String PINS = "dev/flow/internal/Pins";
-    static final String CLASS_INIT = "dev/flow/loader/internal/ClassInit";
+    static final String CLASS_INIT = "dev/flow/internal/ClassInit";
     /** Where instrumented code looks up the running continuation: {@code Engine.current()}. */
     static final String ENGINE = "dev/flow/internal/Engine";
     static final String STACK_RECORDER = "org/apache/commons/javaflow/core/StackRecorder";

@@ -9,6 +9,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
 
 /**
  * The one entry point of the analysis and rewriting that every route shares (the class loader, the
@@ -26,13 +31,18 @@ public final class Scope {
             "dev.flow", "dev.flow.internal", "dev.flow.spi", "dev.flow.loader", "dev.flow.loader.internal", "dev.flow.mina",
             "org.apache.commons.javaflow", "org.objectweb.asm", "net.tascalate", "org.apache.mina", "org.slf4j");
 
+    /** The annotation {@link #markedBytes} adds. */
+    public static final String MARK = "Ldev/flow/internal/Instrumented;";
+
     private final Set<String> classes;
+    private final boolean strict;
     private final Instrumenter instrumenter;
     private final EngineRun engine;
     private final Object owner;
 
-    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine, Object owner) {
+    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine, Object owner, boolean strict) {
         this.classes = classes;
+        this.strict = strict;
         this.instrumenter = instrumenter;
         this.engine = engine;
         this.owner = owner;
@@ -59,7 +69,7 @@ public final class Scope {
             instrumenter = new Instrumenter(source, classes, all, strict);
         }
         return new Scope(Set.copyOf(classes), instrumenter,
-                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner), owner);
+                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner), owner, strict);
     }
 
     /**
@@ -108,6 +118,11 @@ public final class Scope {
         return instrumenter.defines(internalName);
     }
 
+    /** Flow's classes of which each scope defines its own instrumented copy (internal names). */
+    public static Set<String> copied() {
+        return Names.COPIED;
+    }
+
     /** Whether {@code internalName} is one of Flow's classes of which each scope defines a copy. */
     public static boolean isCopied(String internalName) {
         return Names.COPIED.contains(internalName);
@@ -127,6 +142,36 @@ public final class Scope {
             byte[] prepared = instrumenter.prepared(internalName);
             return instrumenter.needsEngine(internalName) ? engine.instrument(internalName, prepared) : prepared;
         }
+    }
+
+    /**
+     * {@link #bytes}, marked {@code @dev.flow.internal.Instrumented(strict)}: for routes that define the
+     * class in a loader shared with Flow's own classes (the agent, build-time instrumentation), where
+     * the runtime cannot tell in-scope classes, and their mode, by their loader. Flow's copies are not
+     * marked.
+     */
+    public byte[] markedBytes(String internalName) {
+        byte[] b = bytes(internalName);
+        if (Names.COPIED.contains(internalName)) {
+            return b;
+        }
+        ClassReader r = new ClassReader(b);
+        ClassWriter w = new ClassWriter(r, 0);
+        r.accept(new ClassVisitor(Opcodes.ASM9, w) {
+            @Override
+            public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+                return MARK.equals(descriptor) ? null : super.visitAnnotation(descriptor, visible);
+            }
+
+            @Override
+            public void visitEnd() {
+                AnnotationVisitor a = super.visitAnnotation(MARK, true);
+                a.visit("strict", strict);
+                a.visitEnd();
+                super.visitEnd();
+            }
+        }, 0);
+        return w.toByteArray();
     }
 
     /** Whether {@code owner.name+desc} was inferred suspendable (internal names; for tests and diagnostics). */

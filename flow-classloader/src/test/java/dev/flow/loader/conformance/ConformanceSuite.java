@@ -3,7 +3,6 @@ package dev.flow.loader.conformance;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
 import dev.flow.SuspendPolicy;
@@ -13,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -115,31 +112,11 @@ public abstract class ConformanceSuite {
 
     /** Runs the fixture made by {@code factory} on a new plain thread, as thread-per-session code would. */
     private static String onNewThread(Callable<Callable<?>> factory) throws Exception {
-        Callable<?> fixture = factory.call();
-        AtomicReference<String> out = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                out.set(Outcome.ofValue(fixture.call()));
-            } catch (Throwable e) {
-                out.set(Outcome.ofThrown(e));
-            }
-        }, "conformance-plain");
-        t.start();
-        t.join(DEADLINE.toMillis());
-        if (t.isAlive()) {
-            t.interrupt();
-            fail(fixture.getClass().getName() + " still running on a plain thread after " + DEADLINE);
-        }
-        return out.get();
+        return RouteConformance.onNewThread(factory.call());
     }
 
     private static String inFlow(FlowScheduler s, Callable<?> fixture) throws Exception {
-        FlowHandle<?> h = s.submit(fixture);
-        try {
-            return Outcome.ofValue(h.get(DEADLINE));
-        } catch (ExecutionException e) {
-            return Outcome.ofThrown(e.getCause());
-        }
+        return RouteConformance.inFlow(s, fixture);
     }
 
     private static void awaitIdle(FlowScheduler scheduler) {

@@ -1,4 +1,4 @@
-package dev.flow.loader.internal;
+package dev.flow.internal;
 
 /**
  * Initialises a class at the point where {@code new T(...)} names it. The continuation engine moves

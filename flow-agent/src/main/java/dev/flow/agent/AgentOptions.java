@@ -1,0 +1,108 @@
+package dev.flow.agent;
+
+import dev.flow.loader.internal.Scope;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agent's argument, {@code include=com.example.proto[,more][;exclude=com.example.proto.gen][;strict]}:
+ * options separated by {@code ;}, packages by {@code ,}. Immutable.
+ */
+final class AgentOptions {
+
+    static final String SYNTAX = "include=<package>[,<package>...][;exclude=<package>[,...]][;strict]";
+
+    final List<String> includes;
+    final List<String> excludes;
+    final boolean strict;
+
+    private AgentOptions(List<String> includes, List<String> excludes, boolean strict) {
+        this.includes = List.copyOf(includes);
+        this.excludes = List.copyOf(excludes);
+        this.strict = strict;
+    }
+
+    /**
+     * Parses the agent's argument.
+     *
+     * @throws IllegalArgumentException naming the argument, or the part of it, and what was expected
+     */
+    static AgentOptions parse(String args) {
+        if (args == null || args.isBlank()) {
+            throw new IllegalArgumentException("flow-agent: no argument (expected: " + SYNTAX + ")");
+        }
+        List<String> includes = new ArrayList<>();
+        List<String> excludes = new ArrayList<>();
+        boolean strict = false;
+        for (String option : args.split(";", -1)) {
+            String o = option.trim();
+            int eq = o.indexOf('=');
+            String key = eq < 0 ? o : o.substring(0, eq).trim();
+            String value = eq < 0 ? null : o.substring(eq + 1);
+            switch (key) {
+                case "include":
+                    includes.addAll(packages("include", value, args));
+                    break;
+                case "exclude":
+                    excludes.addAll(packages("exclude", value, args));
+                    break;
+                case "strict":
+                    if (value != null) {
+                        throw new IllegalArgumentException("flow-agent: option \"" + o + "\" in \"" + args
+                                + "\" (expected: strict, without a value)");
+                    }
+                    strict = true;
+                    break;
+                default:
+                    throw new IllegalArgumentException("flow-agent: option \"" + o + "\" in \"" + args
+                            + "\" (expected: include=<packages>, exclude=<packages> or strict)");
+            }
+        }
+        if (includes.isEmpty()) {
+            throw new IllegalArgumentException("flow-agent: \"" + args + "\" includes no package (expected: " + SYNTAX + ")");
+        }
+        return new AgentOptions(includes, excludes, strict);
+    }
+
+    private static List<String> packages(String key, String value, String args) {
+        List<String> out = new ArrayList<>();
+        if (value != null) {
+            for (String p : value.split(",", -1)) {
+                if (!p.isBlank()) {
+                    try {
+                        out.add(Scope.checkPackage(key, p.trim()));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("flow-agent: " + e.getMessage() + " in \"" + args + "\"", e);
+                    }
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("flow-agent: \"" + key + "=" + (value == null ? "" : value) + "\" in \"" + args
+                    + "\" names no package (expected: " + key + "=com.example.proto[,more.packages])");
+        }
+        return out;
+    }
+
+    /** Whether {@code internalName} is in an included package and not an excluded one. */
+    boolean covers(String internalName) {
+        String dotted = internalName.replace('/', '.');
+        for (String e : excludes) {
+            if (dotted.startsWith(e + ".")) {
+                return false;
+            }
+        }
+        for (String i : includes) {
+            if (dotted.startsWith(i + ".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "include=" + String.join(",", includes) + (excludes.isEmpty() ? "" : ";exclude=" + String.join(",", excludes))
+                + (strict ? ";strict" : "");
+    }
+}

@@ -1,0 +1,36 @@
+package dev.flow.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.flow.loader.ContinuationClassLoader;
+import dev.flow.loader.conformance.RouteConformance;
+import flowtest.support.ChildJvm;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The conformance suite through the agent: every case's verdict in a JVM started with {@code
+ * -javaagent:...=include=<the categories' packages>} equals the class loader's for the same scope and
+ * mode. A representative subset of the categories (generated lambda classes, dispatch markers, pins,
+ * decorators over transport views); the build-time route's test runs another.
+ */
+class AgentConformanceJvmTest {
+
+    private static final List<String> SUITES = List.of("Basics", "Decorators", "Dispatch", "Lambdas", "Pins");
+
+    @ParameterizedTest(name = "strict={0}")
+    @ValueSource(booleans = {false, true})
+    void everyCaseHasTheLoadersVerdictUnderTheAgent(boolean strict) throws Exception {
+        List<String> scope = RouteConformance.packages(SUITES);
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include(scope.toArray(new String[0])).strict(strict)
+                .build();
+        Map<String, String> expected = RouteConformance.cells(SUITES, name -> loader.newInstance(Callable.class, name));
+        ChildJvm jvm = AgentJvm.run("include=" + String.join(",", scope) + (strict ? ";strict" : ""),
+                RouteConformance.class.getName(), SUITES.toArray(new String[0]));
+        assertEquals("DONE " + expected.size(), jvm.line("DONE"), jvm.output());
+        assertEquals(List.of(), RouteConformance.differences(expected, RouteConformance.parse(jvm.lines)));
+    }
+}

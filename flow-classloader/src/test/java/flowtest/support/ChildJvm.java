@@ -1,0 +1,63 @@
+package flowtest.support;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A JVM of its own for a test (the agent's, the build-time route's): the running JDK's {@code java} with
+ * the given options and arguments, its output (standard output and error, merged) kept as lines.
+ * Immutable once run.
+ */
+public final class ChildJvm {
+
+    /** The exit code, or -1 if the JVM was destroyed after the deadline. */
+    public final int exitCode;
+    /** Every line printed. */
+    public final List<String> lines;
+
+    private ChildJvm(int exitCode, List<String> lines) {
+        this.exitCode = exitCode;
+        this.lines = lines;
+    }
+
+    /** Runs {@code java <args>} and waits up to {@code deadline}; destroys it after that. */
+    public static ChildJvm run(List<String> args, Duration deadline) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Thread reader = new Thread(() -> {
+            try {
+                p.getInputStream().transferTo(out);
+            } catch (IOException ignored) {
+                // the process was destroyed: what was read is kept
+            }
+        }, "child-jvm-output");
+        reader.start();
+        boolean ended = p.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        reader.join(5_000);
+        List<String> lines = List.of(out.toString(StandardCharsets.UTF_8).split("\\R"));
+        return new ChildJvm(ended ? p.exitValue() : -1, lines);
+    }
+
+    /** The output, for assertion messages. */
+    public String output() {
+        return String.join("\n", lines);
+    }
+
+    /** The first line starting with {@code prefix}, or {@code null}. */
+    public String line(String prefix) {
+        return lines.stream().filter(l -> l.startsWith(prefix)).findFirst().orElse(null);
+    }
+}

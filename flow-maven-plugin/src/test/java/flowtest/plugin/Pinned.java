@@ -1,0 +1,26 @@
+package flowtest.plugin;
+
+import flowtest.support.Async;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** Exactly three pin sites: an await under {@code synchronized}, one in a {@code List.forEach} callback, a reflective call. */
+public class Pinned implements Callable<Object> {
+    private final Object lock = new Object();
+
+    @Override
+    public Object call() throws Exception {
+        int v;
+        synchronized (lock) {
+            v = Async.later(2).join();
+        }
+        int[] sum = {v};
+        List.of(1, 2).forEach(x -> sum[0] += Async.later(x).join());
+        return sum[0] + (Integer) Pinned.class.getMethod("target").invoke(this);
+    }
+
+    /** Awaits, called reflectively. */
+    public int target() throws Exception {
+        return Async.later(3).get();
+    }
+}
