@@ -4,6 +4,7 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.LineTooLongException;
+import dev.flow.SessionOutcome;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.internal.FlowTask;
@@ -617,7 +618,7 @@ public final class FlowServer implements AutoCloseable {
         }
         Outcome outcome;
         if (cause == null) {
-            outcome = Outcome.COMPLETED;
+            outcome = recorded(s.transport.recordedOutcome());
         } else if (closed.get()) {
             outcome = Outcome.STOPPED;
         } else if (scheduler != null && causedBy(cause, RejectedExecutionException.class, CancellationException.class)) {
@@ -638,6 +639,23 @@ public final class FlowServer implements AutoCloseable {
             outcome = Outcome.FAILED;
         }
         end(s, outcome, cause);
+    }
+
+    /** The outcome of a handler that returned normally, after recording {@code recorded} (or nothing). */
+    private static Outcome recorded(SessionOutcome recorded) {
+        if (recorded == null) {
+            return Outcome.COMPLETED;
+        }
+        switch (recorded) {
+            case TIMED_OUT:
+                return Outcome.TIMED_OUT;
+            case PROTOCOL_ERROR:
+                return Outcome.PROTOCOL_ERROR;
+            case CLOSED_BY_PEER:
+                return Outcome.CLOSED_BY_PEER;
+            default:
+                return Outcome.COMPLETED;
+        }
     }
 
     /**
@@ -688,6 +706,11 @@ public final class FlowServer implements AutoCloseable {
             case STOPPED:
                 stopped.increment();
                 break;
+            case PROTOCOL_ERROR:
+                // Recorded by a handler that answered the peer's error itself: failed, not reported.
+                failed.increment();
+                protocolErrors.record(s.transport, null);
+                break;
             case REJECTED:
                 rejected.increment();
                 break;
@@ -732,7 +755,7 @@ public final class FlowServer implements AutoCloseable {
         return "FlowServer[" + localAddress + ", open=" + sessions.size() + (closed.get() ? ", closed" : "") + "]";
     }
 
-    private enum Outcome { COMPLETED, CLOSED_BY_PEER, TIMED_OUT, FAILED, STOPPED, REJECTED }
+    private enum Outcome { COMPLETED, CLOSED_BY_PEER, TIMED_OUT, FAILED, PROTOCOL_ERROR, STOPPED, REJECTED }
 
     /** A session's state: written by MINA threads, the setup thread and the handler's thread. */
     private static final class Session {

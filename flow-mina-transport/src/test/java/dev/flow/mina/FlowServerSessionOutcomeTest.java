@@ -78,6 +78,49 @@ class FlowServerSessionOutcomeTest {
         assertEquals(SESSIONS, s.timedOut(), s.toString());
     }
 
+    @Test
+    void outcomesRecordedByTheHandlerAreCountedInContinuationMode() throws Exception {
+        assertRecordedOutcomesAreCounted(FlowServer.builder().scheduler(scheduler));
+    }
+
+    @Test
+    void outcomesRecordedByTheHandlerAreCountedInSyncMode() throws Exception {
+        assertRecordedOutcomesAreCounted(FlowServer.builder().threadPerSession());
+    }
+
+    private void assertRecordedOutcomesAreCounted(FlowServer.Builder b) throws Exception {
+        FlowServer server = b.handler(LOADER, "flowtest.mina.OutcomeRecorder")
+                .onFailure((t, e) -> reported.add(e))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        assertEquals("250 NOOP\n421 timeout\n", converse(server, "NOOP\r\n", false));
+        assertEquals("500 bare LF\n", converse(server, "HELO x\n", false));
+        assertEquals("500 bare LF\n", converse(server, "HELO x\n", false));
+        assertEquals("250 QUIT\n", converse(server, "QUIT\r\n", false));
+        assertEquals("", converse(server, "", true));
+        Conditions.await("every session to end", () -> ended(server.stats()) == 5, () -> server.stats().toString());
+        SessionStats s = server.stats();
+        assertEquals(List.of(), new ArrayList<>(reported), s.toString());
+        assertEquals(1, s.completed(), s.toString());
+        assertEquals(1, s.timedOut(), s.toString());
+        assertEquals(2, s.failed(), s.toString());
+        assertEquals(2, s.protocolErrors(), s.toString());
+        assertEquals(1, s.closedByPeer(), s.toString());
+    }
+
+    /** Sends {@code text}, optionally shuts the output down, and returns all the server says until it closes. */
+    private static String converse(FlowServer server, String text, boolean shutdown) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(server.localAddress(), 5_000);
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            if (shutdown) {
+                s.shutdownOutput();
+            }
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
     private void assertResetsAreThePeersDoing(FlowServer.Builder b) throws Exception {
         FlowServer server = b.handler(LOADER, "flowtest.mina.Streamer")
                 .onFailure((t, e) -> reported.add(e))
