@@ -14,17 +14,16 @@ import java.util.Objects;
  * @param maxLineBytes the longest command or text line, terminator excluded (default 998, RFC 5321
  *     §4.5.3.1.6); a longer one gets {@code 500 5.5.6} and the session ends
  * @param commandTimeout how long the server waits for a command (default 5 min, RFC 5321 §4.5.3.2.7)
- * @param dataTimeout how long it waits for each data block of a message (default 3 min, §4.5.3.2.5)
- * @param messageTimeout how long a whole message may take from {@code 354} to its final dot (default 10 min)
+ * @param dataTimeout how long a whole message may take from {@code 354} to its final dot (default 10 min,
+ *     the client's DATA termination timeout of §4.5.3.2.6)
  * @param maxErrors bad commands after which the session is closed with {@code 421} (default 10)
  */
 public record SmtpLimits(String hostname, int maxRecipients, int maxMessageBytes, int maxLineBytes,
-                         Duration commandTimeout, Duration dataTimeout, Duration messageTimeout, int maxErrors) {
+                         Duration commandTimeout, Duration dataTimeout, int maxErrors) {
     /** Checks the values. */
     public SmtpLimits {
         Objects.requireNonNull(hostname, "hostname");
         Objects.requireNonNull(commandTimeout, "commandTimeout");
         Objects.requireNonNull(dataTimeout, "dataTimeout");
-        Objects.requireNonNull(messageTimeout, "messageTimeout");
     }
 }

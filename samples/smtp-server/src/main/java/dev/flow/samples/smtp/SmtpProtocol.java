@@ -20,8 +20,10 @@ import javax.net.ssl.SSLContext;
 
 /**
  * The SMTP sample for {@link dev.flow.samples.launcher.SampleServer}: settings, the shared {@link
- * MailStore} and, with {@code --keystore}, the TLS settings of STARTTLS. Lines are read as ISO-8859-1, so
- * that every byte of an 8-bit message maps to one character and back. Immutable.
+ * MailStore} and, with {@code --keystore}, the TLS settings of STARTTLS. The per-state timeouts are
+ * deadlines the session sets ({@code --command-timeout-ms}, {@code --data-timeout-ms}); the request timeout
+ * of {@link SlowPeerSettings} still bounds a slow peer. Replies are written in ISO-8859-1 with CRLF.
+ * Immutable.
  */
 public final class SmtpProtocol implements SampleProtocol {
 
@@ -35,8 +37,7 @@ public final class SmtpProtocol implements SampleProtocol {
     static final Setting MAX_LINE = new Setting("max-line-bytes", "998",
             "longest command or text line without its CRLF, bytes");
     static final Setting COMMAND_TIMEOUT = new Setting("command-timeout-ms", "300000", "wait for a command, ms");
-    static final Setting DATA_TIMEOUT = new Setting("data-timeout-ms", "180000", "wait for each block of a message, ms");
-    static final Setting MESSAGE_TIMEOUT = new Setting("message-timeout-ms", "600000",
+    static final Setting DATA_TIMEOUT = new Setting("data-timeout-ms", "600000",
             "a whole message, from 354 to its final dot, ms");
     static final Setting STORE_DIR = new Setting("store-dir", "",
             "write messages to this directory; default: keep the latest in memory");
@@ -56,7 +57,7 @@ public final class SmtpProtocol implements SampleProtocol {
     @Override
     public List<Setting> settings() {
         return List.of(HOSTNAME, KEYSTORE, KEYSTORE_PASSWORD, MAX_RECIPIENTS, MAX_MESSAGE, MAX_LINE, COMMAND_TIMEOUT,
-                DATA_TIMEOUT, MESSAGE_TIMEOUT, STORE_DIR, STORE_MESSAGES, STORE_BYTES, SlowPeerSettings.REQUEST_TIMEOUT,
+                DATA_TIMEOUT, STORE_DIR, STORE_MESSAGES, STORE_BYTES, SlowPeerSettings.REQUEST_TIMEOUT,
                 SlowPeerSettings.MIN_REQUEST_RATE);
     }
 
@@ -69,7 +70,6 @@ public final class SmtpProtocol implements SampleProtocol {
                 .lineTerminator(LineTerminator.LF_OR_CRLF)
                 .lineSeparator("\r\n")
                 .maxLineLength(limits.maxLineBytes())
-                .readTimeout(limits.commandTimeout())
                 .writeTimeout(Duration.ofMinutes(1))
                 .build();
         return new Setup(config, List.of(store(values), limits, tls(values)));
@@ -83,7 +83,7 @@ public final class SmtpProtocol implements SampleProtocol {
         }
         return new SmtpLimits(host, MAX_RECIPIENTS.intValue(values, 1, 1_000_000),
                 MAX_MESSAGE.intValue(values, 1, Integer.MAX_VALUE - 8), MAX_LINE.intValue(values, 510, 1 << 20),
-                millis(COMMAND_TIMEOUT, values), millis(DATA_TIMEOUT, values), millis(MESSAGE_TIMEOUT, values), 10);
+                millis(COMMAND_TIMEOUT, values), millis(DATA_TIMEOUT, values), 10);
     }
 
     private static Duration millis(Setting s, Map<String, String> values) {

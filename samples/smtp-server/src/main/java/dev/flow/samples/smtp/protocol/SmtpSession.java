@@ -1,11 +1,16 @@
 package dev.flow.samples.smtp.protocol;
 
+import dev.flow.BodyTooLargeException;
+import dev.flow.Deadline;
+import dev.flow.Line;
+import dev.flow.LineEnding;
+import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
+import dev.flow.SessionOutcome;
 import dev.flow.TlsUpgrade;
 import dev.flow.Transport;
 import dev.flow.samples.smtp.MailStore;
 import dev.flow.samples.smtp.SmtpLimits;
-import dev.flow.samples.wire.OutputBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -22,21 +27,22 @@ import java.util.concurrent.Callable;
  * BODY=8BITMIME}), RCPT (up to {@link SmtpLimits#maxRecipients()}), DATA (dot-unstuffed, stored byte for
  * byte), RSET, NOOP, HELP, VRFY and EXPN (refused with {@code 252}/{@code 502}), QUIT, and with TLS
  * settings STARTTLS (RFC 3207: the session starts over inside TLS, plain text pipelined after the
- * command is discarded). Replies to pipelined commands (RFC 2920) are batched: written out when the
- * input runs dry. A line over the limit, a timeout or too many bad commands end the session with a
- * {@code 500}/{@code 421}.
+ * command is discarded). Replies to pipelined commands (RFC 2920) are batched: flushed only when the
+ * input runs dry ({@link Transport#flushIfNoInput()}). Lines are read as bytes: a command ended by a
+ * bare LF, a line over the limit or too many bad commands end the session with a {@code 500} or {@code
+ * 421}. Each state has its own timeout, set as a {@link Transport#deadline} around its reads: {@link
+ * SmtpLimits#commandTimeout()} for a command, {@link SmtpLimits#dataTimeout()} for a whole message
+ * body; one that expires ends the session with {@code 421}. The session records how it ended ({@link
+ * Transport#recordOutcome}).
  *
  * <p>Thread model: one flow (or thread) per connection; shares only the thread-safe store.
  */
 public final class SmtpSession implements Callable<String> {
 
-    private static final int BATCH_BYTES = 16 * 1024;
-
     private final Transport transport;
     private final MailStore store;
     private final SmtpLimits limits;
     private final Optional<TlsUpgrade> tls;
-    private final OutputBuffer out = new OutputBuffer(512);
 
     /** The client's EHLO/HELO name, {@code null} before one. */
     private String helo;
@@ -56,47 +62,63 @@ public final class SmtpSession implements Callable<String> {
         this.tls = tls;
     }
 
-    /** Serves the connection; returns how it ended ("quit", "eof", "timeout", ...). */
+    /** Serves the connection; returns how it ended ("quit", "eof", "timeout", ...) and how many messages it accepted. */
     @Override
     public String call() throws IOException {
         String outcome;
         try {
             reply("220 " + limits.hostname() + " ESMTP Flow sample ready");
-            out.send(transport);
+            transport.flush();
             outcome = serve();
         } catch (LineTooLongException e) {
-            reply("500 5.5.6 Line too long (expected: at most " + limits.maxLineBytes() + " bytes)");
-            outcome = "line too long";
+            outcome = end(SessionOutcome.PROTOCOL_ERROR, "500 5.5.6 Line too long (expected: at most "
+                    + limits.maxLineBytes() + " bytes)", "line too long");
         } catch (SocketTimeoutException e) {
-            reply("421 4.4.2 " + limits.hostname() + " timeout, closing connection");
-            outcome = "timeout";
+            outcome = end(SessionOutcome.TIMED_OUT, "421 4.4.2 " + limits.hostname() + " timeout, closing connection",
+                    "timeout");
         } catch (EOFException e) {
+            transport.recordOutcome(SessionOutcome.CLOSED_BY_PEER);
             outcome = "eof in data";
-        }
-        try {
-            out.send(transport);
-        } catch (IOException e) {
-            // The peer is gone: nothing to tell it.
         }
         return outcome + ", " + accepted + " accepted";
     }
 
+    /** Answers a session-ending error (if the peer is still there) and records the outcome. */
+    private String end(SessionOutcome how, String reply, String outcome) {
+        transport.recordOutcome(how);
+        try {
+            reply(reply);
+            transport.flush();
+        } catch (IOException e) {
+            // The peer is gone: nothing to tell it.
+        }
+        return outcome;
+    }
+
     private String serve() throws IOException {
         for (;;) {
-            String line = transport.readLine();
-            if (line == null) {
+            Line line;
+            try (Deadline d = transport.deadline(limits.commandTimeout())) {
+                line = transport.readLineBytes(LineTerminator.LF_OR_CRLF, limits.maxLineBytes());
+            }
+            if (line == null || line.ending() == LineEnding.END_OF_STREAM) {
+                transport.recordOutcome(SessionOutcome.CLOSED_BY_PEER);
                 return "eof";
             }
+            if (line.ending() == LineEnding.LF) {
+                return end(SessionOutcome.PROTOCOL_ERROR, "500 5.5.2 Bare LF received (expected: CRLF line ends)",
+                        "bare LF");
+            }
             transport.endRequest();
-            String outcome = command(line);
+            String outcome = command(line.text(StandardCharsets.ISO_8859_1));
             if (outcome != null) {
                 return outcome;
             }
             if (errors >= limits.maxErrors()) {
-                reply("421 4.7.0 Too many errors, closing connection");
-                return "too many errors";
+                return end(SessionOutcome.PROTOCOL_ERROR, "421 4.7.0 Too many errors, closing connection",
+                        "too many errors");
             }
-            out.sendWhenDry(transport, BATCH_BYTES);
+            transport.flushIfNoInput();
         }
     }
 
@@ -136,6 +158,8 @@ public final class SmtpSession implements Callable<String> {
                 return null;
             case "QUIT":
                 reply("221 2.0.0 " + limits.hostname() + " closing connection");
+                transport.flush();
+                transport.recordOutcome(SessionOutcome.COMPLETED);
                 return "quit";
             case "STARTTLS":
                 return startTls(arg);
@@ -145,7 +169,7 @@ public final class SmtpSession implements Callable<String> {
         }
     }
 
-    private void hello(String verb, String domain) {
+    private void hello(String verb, String domain) throws IOException {
         if (domain.isEmpty() || domain.indexOf(' ') >= 0) {
             bad("501 5.5.4 Syntax: " + verb + " domain");
             return;
@@ -167,7 +191,7 @@ public final class SmtpSession implements Callable<String> {
         reply("250 8BITMIME");
     }
 
-    private void mail(String arg) {
+    private void mail(String arg) throws IOException {
         if (helo == null) {
             bad("503 5.5.1 Send EHLO or HELO first");
             return;
@@ -200,7 +224,7 @@ public final class SmtpSession implements Callable<String> {
         reply("250 2.1.0 OK");
     }
 
-    private void rcpt(String arg) {
+    private void rcpt(String arg) throws IOException {
         if (from == null) {
             bad("503 5.5.1 Send MAIL first");
             return;
@@ -232,58 +256,25 @@ public final class SmtpSession implements Callable<String> {
             return null;
         }
         reply("354 Start mail input; end with <CRLF>.<CRLF>");
-        out.send(transport);
-        byte[] message = readMessage();
-        if (message == null) {
+        transport.flush();
+        ByteArrayOutputStream message = new ByteArrayOutputStream();
+        try (Deadline d = transport.deadline(limits.dataTimeout())) {
+            transport.readDotBody(message, limits.maxMessageBytes());
+        } catch (BodyTooLargeException e) {
             reply("552 5.3.4 Message size exceeds fixed maximum message size (" + limits.maxMessageBytes() + ")");
-        } else {
-            try {
-                String id = store.store(from, recipients, message, secured);
-                accepted++;
-                reply("250 2.0.0 OK queued as " + id);
-            } catch (IOException e) {
-                reply("451 4.3.0 Message not stored: " + e.getClass().getSimpleName());
-            }
+            resetTransaction();
+            return null;
+        }
+        transport.endRequest();
+        try {
+            String id = store.store(from, recipients, message.toByteArray(), secured);
+            accepted++;
+            reply("250 2.0.0 OK queued as " + id);
+        } catch (IOException e) {
+            reply("451 4.3.0 Message not stored: " + e.getClass().getSimpleName());
         }
         resetTransaction();
         return null;
-    }
-
-    /**
-     * Reads a message up to its final dot, unstuffed (RFC 5321 §4.5.2), each line ending in CRLF; {@code
-     * null} if it exceeds {@link SmtpLimits#maxMessageBytes()} (the rest is read and dropped).
-     *
-     * @throws EOFException if the connection ends first
-     * @throws SocketTimeoutException if the message takes longer than {@link SmtpLimits#messageTimeout()}
-     */
-    private byte[] readMessage() throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        boolean tooBig = false;
-        long deadline = System.nanoTime() + limits.messageTimeout().toNanos();
-        for (;;) {
-            String line = transport.readLine();
-            if (line == null) {
-                throw new EOFException("connection ended inside a message");
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new SocketTimeoutException("message not complete after " + limits.messageTimeout().toMillis() + " ms");
-            }
-            if (line.equals(".")) {
-                transport.endRequest();
-                return tooBig ? null : body.toByteArray();
-            }
-            int from = line.startsWith(".") ? 1 : 0;
-            if (!tooBig && body.size() + line.length() - from + 2 > limits.maxMessageBytes()) {
-                tooBig = true;
-                body = new ByteArrayOutputStream(0);
-            }
-            if (!tooBig) {
-                byte[] b = line.getBytes(StandardCharsets.ISO_8859_1);
-                body.write(b, from, b.length - from);
-                body.write('\r');
-                body.write('\n');
-            }
-        }
     }
 
     private String startTls(String arg) throws IOException {
@@ -299,10 +290,14 @@ public final class SmtpSession implements Callable<String> {
             bad("501 5.5.4 Syntax: STARTTLS");
             return null;
         }
-        out.send(transport);
+        transport.flush();
         try {
             transport.startTls(tls.get());
+        } catch (SocketTimeoutException e) {
+            transport.recordOutcome(SessionOutcome.TIMED_OUT);
+            return "tls timeout";
         } catch (IOException e) {
+            transport.recordOutcome(SessionOutcome.PROTOCOL_ERROR);
             return "tls failed";
         }
         // RFC 3207 §4.2: forget everything learned before TLS.
@@ -318,11 +313,11 @@ public final class SmtpSession implements Callable<String> {
         recipients.clear();
     }
 
-    private void reply(String line) {
-        out.ascii(line).crlf();
+    private void reply(String line) throws IOException {
+        transport.writeLine(line);
     }
 
-    private void bad(String line) {
+    private void bad(String line) throws IOException {
         errors++;
         reply(line);
     }
