@@ -261,7 +261,7 @@ public interface Transport extends Closeable {
      * Reply batching: flushes, as {@link #flush()}, only when no input is buffered ({@link #available()}
      * is {@code 0}). A handler that answers pipelined requests calls it after each reply: while further
      * requests are already buffered their replies go out together, with one flush (on MINA a flush that
-     * waits is a suspension; skipping it halves resumptions). Safe on every Flow transport: their
+     * waits is a suspension). Safe on every Flow transport: their
      * unflushed writes go out without a flush (MINA's write-behind) or before a read waits for input
      * (the socket transport), so a reply is never held back while the handler waits for the peer.
      *

@@ -49,7 +49,6 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Accepts TCP or in-VM ({@link VmPipeAddress}) sessions and runs one handler per session, either as
@@ -144,7 +143,7 @@ public final class FlowServer implements AutoCloseable {
     /** Descriptors kept for the process's own use by {@link #defaultMaxSessions()}: at least 64. */
     private static final long MIN_RESERVED_DESCRIPTORS = 64;
 
-    private static final Logger LOG = LoggerFactory.getLogger(FlowServer.class);
+    private static final Logger LOG = dev.flow.internal.Slf4j.logger(FlowServer.class);
     private static final System.Logger FALLBACK = System.getLogger(FlowServer.class.getName());
     private static final AtomicInteger SERVER_IDS = new AtomicInteger();
     private static final String PEER_EVENTS = "flow-peer-events";
