@@ -312,7 +312,7 @@ public interface Transport extends Closeable {
      *     (the connection is then closed)
      */
     default SSLSession startTls(TlsUpgrade upgrade) throws IOException {
-        throw dev.flow.internal.Awaits.tlsUnsupported(this, upgrade);
+        throw dev.flow.internal.Awaits.tlsUnsupported(this);
     }
 
     /**

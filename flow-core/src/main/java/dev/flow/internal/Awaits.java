@@ -404,7 +404,7 @@ public final class Awaits {
     }
 
     /** The refusal of a TLS upgrade by a transport that cannot do one, naming it. */
-    public static UnsupportedOperationException tlsUnsupported(Transport t, TlsUpgrade upgrade) {
+    public static UnsupportedOperationException tlsUnsupported(Transport t) {
         return new UnsupportedOperationException("startTls: " + t.getClass().getName() + " to " + t.remoteAddress()
                 + " cannot upgrade to TLS (expected: a transport over a MINA TCP session, from FlowServer or"
                 + " FlowConnector)");

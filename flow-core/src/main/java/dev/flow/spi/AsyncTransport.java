@@ -138,7 +138,7 @@ public interface AsyncTransport extends Transport {
      * @throws IOException if plain-text input is buffered and the upgrade rejects it
      */
     default Awaitable startTlsAsync(TlsUpgrade upgrade) throws IOException {
-        throw dev.flow.internal.Awaits.tlsUnsupported(this, upgrade);
+        throw dev.flow.internal.Awaits.tlsUnsupported(this);
     }
 
     /**
@@ -149,7 +149,7 @@ public interface AsyncTransport extends Transport {
      * @throws IOException if the handshake failed, timed out or was interrupted
      */
     default SSLSession finishTls(Awaitable handshake) throws IOException {
-        throw dev.flow.internal.Awaits.tlsUnsupported(this, null);
+        throw dev.flow.internal.Awaits.tlsUnsupported(this);
     }
 
     /**

@@ -256,7 +256,7 @@ public final class SmtpSession implements Callable<String> {
             return null;
         }
         reply("354 Start mail input; end with <CRLF>.<CRLF>");
-        transport.flush();
+        transport.flushIfNoInput();
         ByteArrayOutputStream message = new ByteArrayOutputStream();
         try (Deadline d = transport.deadline(limits.dataTimeout())) {
             transport.readDotBody(message, limits.maxMessageBytes());
