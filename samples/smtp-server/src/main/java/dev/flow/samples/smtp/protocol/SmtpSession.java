@@ -11,6 +11,7 @@ import dev.flow.TlsUpgrade;
 import dev.flow.Transport;
 import dev.flow.samples.smtp.MailStore;
 import dev.flow.samples.smtp.SmtpLimits;
+import dev.flow.samples.wire.OutputBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -27,8 +28,9 @@ import java.util.concurrent.Callable;
  * BODY=8BITMIME}), RCPT (up to {@link SmtpLimits#maxRecipients()}), DATA (dot-unstuffed, stored byte for
  * byte), RSET, NOOP, HELP, VRFY and EXPN (refused with {@code 252}/{@code 502}), QUIT, and with TLS
  * settings STARTTLS (RFC 3207: the session starts over inside TLS, plain text pipelined after the
- * command is discarded). Replies to pipelined commands (RFC 2920) are batched: flushed only when the
- * input runs dry ({@link Transport#flushIfNoInput()}). Lines are read as bytes: a command ended by a
+ * command is discarded). Replies to pipelined commands (RFC 2920) are batched: assembled in an {@link
+ * OutputBuffer} and written in one write, flushed, when the input runs dry (no further command is
+ * buffered), so a client that pipelines a whole transaction gets its four replies in one packet. Lines are read as bytes: a command ended by a
  * bare LF, a line over the limit or too many bad commands end the session with a {@code 500} or {@code
  * 421}. Each state has its own timeout, set as a {@link Transport#deadline} around its reads: {@link
  * SmtpLimits#commandTimeout()} for a command, {@link SmtpLimits#dataTimeout()} for a whole message
@@ -39,10 +41,14 @@ import java.util.concurrent.Callable;
  */
 public final class SmtpSession implements Callable<String> {
 
+    private static final int BATCH_BYTES = 16 * 1024;
+
     private final Transport transport;
     private final MailStore store;
     private final SmtpLimits limits;
     private final Optional<TlsUpgrade> tls;
+    /** Replies not written yet: a batch goes out in one write when the input runs dry. */
+    private final OutputBuffer out = new OutputBuffer(512);
 
     /** The client's EHLO/HELO name, {@code null} before one. */
     private String helo;
@@ -68,7 +74,7 @@ public final class SmtpSession implements Callable<String> {
         String outcome;
         try {
             reply("220 " + limits.hostname() + " ESMTP Flow sample ready");
-            transport.flush();
+            out.send(transport);
             outcome = serve();
         } catch (LineTooLongException e) {
             outcome = end(SessionOutcome.PROTOCOL_ERROR, "500 5.5.6 Line too long (expected: at most "
@@ -88,7 +94,7 @@ public final class SmtpSession implements Callable<String> {
         transport.recordOutcome(how);
         try {
             reply(reply);
-            transport.flush();
+            out.send(transport);
         } catch (IOException e) {
             // The peer is gone: nothing to tell it.
         }
@@ -118,7 +124,7 @@ public final class SmtpSession implements Callable<String> {
                 return end(SessionOutcome.PROTOCOL_ERROR, "421 4.7.0 Too many errors, closing connection",
                         "too many errors");
             }
-            transport.flushIfNoInput();
+            out.sendWhenDry(transport, BATCH_BYTES);
         }
     }
 
@@ -158,7 +164,7 @@ public final class SmtpSession implements Callable<String> {
                 return null;
             case "QUIT":
                 reply("221 2.0.0 " + limits.hostname() + " closing connection");
-                transport.flush();
+                out.send(transport);
                 transport.recordOutcome(SessionOutcome.COMPLETED);
                 return "quit";
             case "STARTTLS":
@@ -169,7 +175,7 @@ public final class SmtpSession implements Callable<String> {
         }
     }
 
-    private void hello(String verb, String domain) throws IOException {
+    private void hello(String verb, String domain) {
         if (domain.isEmpty() || domain.indexOf(' ') >= 0) {
             bad("501 5.5.4 Syntax: " + verb + " domain");
             return;
@@ -191,7 +197,7 @@ public final class SmtpSession implements Callable<String> {
         reply("250 8BITMIME");
     }
 
-    private void mail(String arg) throws IOException {
+    private void mail(String arg) {
         if (helo == null) {
             bad("503 5.5.1 Send EHLO or HELO first");
             return;
@@ -224,7 +230,7 @@ public final class SmtpSession implements Callable<String> {
         reply("250 2.1.0 OK");
     }
 
-    private void rcpt(String arg) throws IOException {
+    private void rcpt(String arg) {
         if (from == null) {
             bad("503 5.5.1 Send MAIL first");
             return;
@@ -256,7 +262,8 @@ public final class SmtpSession implements Callable<String> {
             return null;
         }
         reply("354 Start mail input; end with <CRLF>.<CRLF>");
-        transport.flushIfNoInput();
+        // Sent now unless the body is already buffered (a client that did not wait for the 354).
+        out.sendWhenDry(transport, BATCH_BYTES);
         ByteArrayOutputStream message = new ByteArrayOutputStream();
         try (Deadline d = transport.deadline(limits.dataTimeout())) {
             transport.readDotBody(message, limits.maxMessageBytes());
@@ -290,7 +297,7 @@ public final class SmtpSession implements Callable<String> {
             bad("501 5.5.4 Syntax: STARTTLS");
             return null;
         }
-        transport.flush();
+        out.send(transport);
         try {
             transport.startTls(tls.get());
         } catch (SocketTimeoutException e) {
@@ -313,11 +320,11 @@ public final class SmtpSession implements Callable<String> {
         recipients.clear();
     }
 
-    private void reply(String line) throws IOException {
-        transport.writeLine(line);
+    private void reply(String line) {
+        out.ascii(line).crlf();
     }
 
-    private void bad(String line) throws IOException {
+    private void bad(String line) {
         errors++;
         reply(line);
     }
