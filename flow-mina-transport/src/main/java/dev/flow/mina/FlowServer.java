@@ -118,7 +118,9 @@ import org.slf4j.Logger;
  * <p><b>Threads.</b> Thread-safe. MINA threads only buffer data and wake flows. In continuation mode
  * the handler is created on a server-owned setup thread and runs on the scheduler's workers; in sync
  * mode it is created and runs on a thread of its own, started by the setup thread and ending with the
- * session. Neither is started for a session the peer has already closed or reset.
+ * session. A TCP session's handler is started once its I/O thread has read it once (one turn of
+ * that thread's loop after the session opened), and neither is started for a session the peer has
+ * closed or reset by then: a connect-then-reset flood costs no thread and no flow.
  * With {@link Builder#dispatch(Dispatch) Dispatch.IO_THREADS} a session flow woken by its own input
  * resumes on the I/O processor thread that read it (see {@link Dispatch}); otherwise never on a MINA
  * I/O processor. {@link #close()} blocks until the sessions are closed and must not be called on a MINA
@@ -473,7 +475,20 @@ public final class FlowServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- admission
 
+    /** Admits {@code s} unless it has ended meanwhile, or the server has been closed (then it ends). */
+    private void admitOpen(Session s) {
+        if (s.ended.get()) {
+            return;
+        }
+        if (closed.get()) {
+            end(s, Outcome.STOPPED, null);
+            return;
+        }
+        admit(s);
+    }
+
     private void admit(Session s) {
+        s.admitted = true;
         if (tryAcquire()) {
             launch(s);
         } else if (overflow == Overflow.QUEUE) {
@@ -761,6 +776,8 @@ public final class FlowServer implements AutoCloseable {
         final MinaTransport transport;
         final AtomicBoolean ended = new AtomicBoolean();
         volatile boolean peerEnded;
+        /** Whether {@link #admit} has seen it; until then it waits for its I/O thread's next read. */
+        volatile boolean admitted;
         volatile boolean launched;
         volatile Thread thread;
 
@@ -780,13 +797,22 @@ public final class FlowServer implements AutoCloseable {
                 end(s, Outcome.STOPPED, null);
                 return;
             }
-            admit(s);
+            FlowNioProcessors.FlowNioProcessor io = FlowNioProcessors.FlowNioProcessor.current();
+            if (io != null) {
+                // Admitted once its I/O thread has read it: a peer that connected and reset at once
+                // (a reset flood) is then seen closing, and costs no thread and no flow (see start).
+                io.afterNextRead(() -> admitOpen(s));
+            } else {
+                admitOpen(s);
+            }
         }
 
         @Override
         public void closed(MinaTransport t) {
             Session s = sessions.remove(t.session());
-            if (s != null && !s.launched && pending.remove(s)) {
+            if (s != null && !s.admitted) {
+                end(s, closed.get() ? Outcome.STOPPED : Outcome.CLOSED_BY_PEER, null);
+            } else if (s != null && !s.launched && pending.remove(s)) {
                 end(s, Outcome.CLOSED_BY_PEER, null);
             }
             synchronized (sessionsChanged) {

@@ -8,15 +8,23 @@ import dev.flow.loader.ContinuationClassLoader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.transport.socket.nio.NioSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * How sessions that end by a fault are counted, whichever of the handler and MINA's events comes
@@ -49,6 +57,47 @@ class FlowServerSessionOutcomeTest {
     @Test
     void peerResetDuringResponseCountsAsClosedByPeerInSyncMode() throws Exception {
         assertResetsAreThePeersDoing(FlowServer.builder().threadPerSession());
+    }
+
+    /**
+     * A connect-then-reset flood costs no handler: a session whose peer has reset before the server's
+     * first read of it never gets a thread or a flow. A filter holds each session on its I/O thread until
+     * its socket reports the reset, so that the reset is there before that read.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aPeerThatResetBeforeTheFirstReadGetsNoHandler(ServerMode mode) throws Exception {
+        Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+        FlowServer server = mode.builder(scheduler)
+                .filter("hold-until-reset", new IoFilterAdapter() {
+                    @Override
+                    public void sessionCreated(NextFilter next, IoSession session) throws Exception {
+                        SelectableChannel channel = (SelectableChannel) ((NioSession) session).getChannel();
+                        try (Selector reset = Selector.open()) {
+                            channel.register(reset, SelectionKey.OP_READ);
+                            if (reset.select(10_000) == 0) {
+                                throw new IllegalStateException("no reset within 10 s");
+                            }
+                        }
+                        next.sessionCreated(session);
+                    }
+                })
+                .handler(LOADER, "flowtest.mina.LineEcho", outcomes)
+                .onFailure((t, e) -> reported.add(e))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        for (int i = 0; i < SESSIONS; i++) {
+            try (Socket s = new Socket()) {
+                s.connect(server.localAddress(), 5_000);
+                s.setSoLinger(true, 0);
+            }
+        }
+        Conditions.await("every session to end", () -> ended(server.stats()) == SESSIONS, () -> server.stats().toString());
+        SessionStats s = server.stats();
+        assertEquals(SESSIONS, s.closedByPeer(), s.toString());
+        assertEquals(List.of(), new ArrayList<>(outcomes), "handlers run; " + s);
+        assertEquals(0, scheduler.stats().started(), scheduler.stats().toString());
+        assertEquals(List.of(), new ArrayList<>(reported), s.toString());
     }
 
     @Test
