@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Objects;
+import javax.net.ssl.SSLSession;
 
 /**
  * A blocking, line- and byte-oriented connection to a peer.
@@ -292,6 +293,35 @@ public interface Transport extends Closeable {
      */
     default OutputStream outputStream() {
         return new dev.flow.internal.TransportOutputStream(this);
+    }
+
+    /**
+     * Upgrades the connection to TLS in band (STARTTLS) and returns once the handshake is complete; a
+     * suspension point in continuation mode. Plain-text input that arrived after the upgrade command (a
+     * pipelined command, the CVE-2011-0411 class of injection) is discarded, or refused with {@link
+     * TlsUpgrade.PlainInput#REJECT}; input that arrives in plain text while the handshake runs is never
+     * read. With {@link TlsUpgrade#goAhead()} the go-ahead line is written in plain text once this side
+     * is ready for the peer's handshake. From then on every read and write goes through TLS.
+     *
+     * @return the TLS session: peer certificates, protocol, cipher suite
+     * @throws UnsupportedOperationException if this transport cannot upgrade (the default: only MINA TCP
+     *     sessions can), naming the transport
+     * @throws IllegalStateException if the connection is already secured or an upgrade was started
+     * @throws IOException with {@link TlsUpgrade.PlainInput#REJECT}, if plain-text input is buffered (the
+     *     transport stays plain); if the handshake fails or exceeds {@link TlsUpgrade#handshakeTimeout()}
+     *     (the connection is then closed)
+     */
+    default SSLSession startTls(TlsUpgrade upgrade) throws IOException {
+        throw dev.flow.internal.Awaits.tlsUnsupported(this);
+    }
+
+    /**
+     * The TLS session once the connection is secured (from its first byte, or by {@link
+     * #startTls(TlsUpgrade)}), else {@code null}. Never blocks and is not a suspension point; the default
+     * returns {@code null}.
+     */
+    default SSLSession tlsSession() {
+        return null;
     }
 
     /** Closes the connection; a second call does nothing. */

@@ -4,6 +4,7 @@ import dev.flow.BodyTooLargeException;
 import dev.flow.Connector;
 import dev.flow.Line;
 import dev.flow.LineTerminator;
+import dev.flow.TlsUpgrade;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.spi.AsyncConnector;
@@ -23,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLSession;
 import org.apache.commons.javaflow.api.Continuation;
 
 /**
@@ -378,6 +380,34 @@ public final class Awaits {
         }
         AsyncTransport a = (AsyncTransport) t;
         awaitWrite(a, a.flushAsync(), true);
+    }
+
+    /** Replaces {@code Transport.startTls(TlsUpgrade)}. */
+    public static SSLSession startTls(Transport t, TlsUpgrade upgrade) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            return t.startTls(upgrade);
+        }
+        return startTls((AsyncTransport) t, upgrade, true);
+    }
+
+    /**
+     * Upgrades {@code a} to TLS: starts the upgrade, waits for the handshake within its timeout, returns
+     * its outcome.
+     *
+     * @param suspend whether the wait may suspend the flow ({@code false}: it blocks the thread)
+     */
+    public static SSLSession startTls(AsyncTransport a, TlsUpgrade upgrade, boolean suspend) throws IOException {
+        java.util.Objects.requireNonNull(upgrade, "upgrade");
+        Awaitable handshake = a.startTlsAsync(upgrade);
+        waitIo(handshake, saturatedNanos(upgrade.handshakeTimeout()), suspend);
+        return a.finishTls(handshake);
+    }
+
+    /** The refusal of a TLS upgrade by a transport that cannot do one, naming it. */
+    public static UnsupportedOperationException tlsUnsupported(Transport t) {
+        return new UnsupportedOperationException("startTls: " + t.getClass().getName() + " to " + t.remoteAddress()
+                + " cannot upgrade to TLS (expected: a transport over a MINA TCP session, from FlowServer or"
+                + " FlowConnector)");
     }
 
     /** Replaces {@code Transport.readLineBytes()}. */

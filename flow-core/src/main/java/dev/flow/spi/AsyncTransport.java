@@ -1,10 +1,12 @@
 package dev.flow.spi;
 
 import dev.flow.LineTerminator;
+import dev.flow.TlsUpgrade;
 import dev.flow.Transport;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import javax.net.ssl.SSLSession;
 
 /**
  * The non-blocking side of a {@link Transport}, which lets a suspended flow wait for I/O instead of
@@ -123,6 +125,32 @@ public interface AsyncTransport extends Transport {
      * @throws IOException the write's failure
      */
     void checkWrite(Awaitable write) throws IOException;
+
+    /**
+     * Starts an in-band TLS upgrade without waiting: checks that it may start, discards (or rejects) the
+     * buffered plain-text input, writes the go-ahead line if any and starts the handshake. Returns
+     * something that completes when the handshake ends, either way; {@link #finishTls(Awaitable)} then
+     * gives its outcome. {@code Transport.startTls} waits for it within {@link
+     * TlsUpgrade#handshakeTimeout()}. Default: refuses like {@link Transport#startTls(TlsUpgrade)}.
+     *
+     * @throws UnsupportedOperationException if this transport cannot upgrade
+     * @throws IllegalStateException if already secured or an upgrade was started
+     * @throws IOException if plain-text input is buffered and the upgrade rejects it
+     */
+    default Awaitable startTlsAsync(TlsUpgrade upgrade) throws IOException {
+        throw dev.flow.internal.Awaits.tlsUnsupported(this);
+    }
+
+    /**
+     * The outcome of the handshake started by {@link #startTlsAsync(TlsUpgrade)}: its session if {@code
+     * handshake} completed successfully. If it is not done (the wait timed out or was interrupted) the
+     * connection is closed.
+     *
+     * @throws IOException if the handshake failed, timed out or was interrupted
+     */
+    default SSLSession finishTls(Awaitable handshake) throws IOException {
+        throw dev.flow.internal.Awaits.tlsUnsupported(this);
+    }
 
     /**
      * How long, in nanoseconds, the request being read may still wait for input ({@link

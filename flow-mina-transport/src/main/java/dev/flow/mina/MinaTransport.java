@@ -4,6 +4,7 @@ import dev.flow.Deadline;
 import dev.flow.Line;
 import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
+import dev.flow.TlsUpgrade;
 import dev.flow.SessionOutcome;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
@@ -13,6 +14,8 @@ import dev.flow.spi.ByteScanner;
 import dev.flow.spi.InputBuffer;
 import dev.flow.spi.ReadDeadlines;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
 import java.io.OutputStream;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
@@ -21,14 +24,20 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLSession;
 import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.filterchain.IoFilterChain;
 import org.apache.mina.core.future.CloseFuture;
+import org.apache.mina.core.future.DefaultWriteFuture;
 import org.apache.mina.core.future.IoFutureListener;
 import org.apache.mina.core.future.WriteFuture;
 import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IdleStatus;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.write.DefaultWriteRequest;
 import org.apache.mina.core.write.WriteException;
+import org.apache.mina.filter.ssl.DisableEncryptWriteRequest;
+import org.apache.mina.filter.ssl.SslFilter;
 import org.apache.mina.transport.socket.nio.NioSession;
 
 /**
@@ -67,6 +76,15 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * others suppressed). A write or flush that exceeds the write timeout closes the session at once
  * ({@code closeNow}): bytes still queued are dropped. {@link #close()} lets the accepted writes go
  * out, then closes the session.
+ *
+ * <p><b>TLS.</b> {@link #startTls(TlsUpgrade)} upgrades a TCP session in band (STARTTLS): under the
+ * transport's lock it drops (or, with {@link TlsUpgrade.PlainInput#REJECT}, refuses) the plain-text input
+ * buffered after the upgrade command, puts MINA's {@code SslFilter} first in the session's filter chain,
+ * writes the go-ahead line past the filter (in plain text), and waits for the handshake. Plain-text bytes
+ * MINA delivers until the handshake completes (read before the filter was in place) are dropped too; the
+ * filter's own input, decrypted, goes through the same buffer and read back-pressure as before. A failed
+ * or timed-out handshake closes this session only. {@link #tlsSession()} returns MINA's {@code
+ * SslFilter.SSL_SECURED} session, also for sessions encrypted from their first byte.
  *
  * <p><b>Threads.</b> The transport is used by one flow or thread at a time. The blocking methods wait
  * like Flow's own loops over the {@link AsyncTransport} primitives ({@link Awaits}), with the read,
@@ -146,6 +164,16 @@ public final class MinaTransport implements AsyncTransport {
     private long requestStart;
     /** {@link #received} before the running request's first byte. */
     private long requestBase;
+
+    // The TLS upgrade, guarded by lock.
+    /** The upgrade started by {@link #startTlsAsync}, or {@code null}. */
+    private TlsUpgrade tlsUpgrade;
+    /** Completes when the upgrade's handshake ends, either way; volatile to be completed without the lock. */
+    private volatile Signal tlsHandshake;
+    /** Whether plain-text input is dropped: from the upgrade's start until the handshake completes. */
+    private boolean tlsPlainDropped;
+    /** Plain-text bytes dropped by the upgrade. */
+    private long tlsDropped;
 
     MinaTransport(IoSession session, TransportConfig config, InputBudget budget) {
         this.budget = budget;
@@ -371,6 +399,7 @@ public final class MinaTransport implements AsyncTransport {
         if (s != null) {
             s.complete();
         }
+        handshakeOver();
         IoFutureAwaitable last = lastWrite;
         if (last != null && !last.isDone()) {
             session.closeOnFlush();
@@ -463,6 +492,196 @@ public final class MinaTransport implements AsyncTransport {
             return d.toNanos();
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE;
+        }
+    }
+
+    // ---------------------------------------------------------------- TLS
+
+    /**
+     * Upgrades the session to TLS in band and waits for the handshake; see {@link
+     * dev.flow.Transport#startTls(TlsUpgrade)} and the class comment. Blocks (a suspension point in
+     * instrumented code).
+     */
+    @Override
+    public SSLSession startTls(TlsUpgrade upgrade) throws IOException {
+        return Awaits.startTls(this, upgrade, false);
+    }
+
+    /** The session's TLS session once its handshake is complete, else {@code null}. Never blocks; thread-safe. */
+    @Override
+    public SSLSession tlsSession() {
+        return (SSLSession) session.getAttribute(SslFilter.SSL_SECURED);
+    }
+
+    /**
+     * Starts the upgrade (see the class comment) and returns the handshake's completion. Never waits.
+     *
+     * @throws UnsupportedOperationException if the session is not a TCP session
+     * @throws IllegalStateException if the session is already secured or an upgrade was started
+     * @throws IOException if plain-text input is buffered and {@code upgrade} rejects it, or the
+     *     transport is closed or failed
+     */
+    @Override
+    public Awaitable startTlsAsync(TlsUpgrade upgrade) throws IOException {
+        Objects.requireNonNull(upgrade, "upgrade");
+        if (session.getTransportMetadata().isConnectionless()
+                || !InetSocketAddress.class.isAssignableFrom(session.getTransportMetadata().getAddressType())) {
+            throw new UnsupportedOperationException("startTls: " + this + " is a " + session.getTransportMetadata()
+                    .getName() + " session, which cannot upgrade to TLS (expected: a TCP session)");
+        }
+        checkWritable();
+        IoFilterChain chain = session.getFilterChain();
+        Signal handshake = new Signal();
+        long delta;
+        synchronized (lock) {
+            checkReadable();
+            if (failure != null) {
+                throw failed();
+            }
+            if (tlsUpgrade != null) {
+                throw new IllegalStateException("startTls: " + this + " was already upgraded with " + tlsUpgrade
+                        + " (expected: one upgrade per connection)");
+            }
+            if (chain.contains(SslFilter.class)) {
+                SSLSession secured = tlsSession();
+                throw new IllegalStateException("startTls: " + this + " is already secured by TLS"
+                        + (secured != null ? " (" + secured.getProtocol() + ")" : "") + " (expected: a plain-text session)");
+            }
+            int buffered = in.size();
+            if (buffered > 0 && upgrade.plainInput() == TlsUpgrade.PlainInput.REJECT) {
+                throw new IOException("startTls: " + buffered + " bytes of plain-text input from " + remoteAddress()
+                        + " buffered after the upgrade command (expected: none; input pipelined after the command"
+                        + " would be taken as sent inside TLS, the CVE-2011-0411 command injection)");
+            }
+            tlsDropped = buffered;
+            in.clear();
+            delta = account();
+            tlsUpgrade = upgrade;
+            tlsHandshake = handshake;
+            tlsPlainDropped = true;
+        }
+        settle(delta);
+        adjustTraffic();
+        try {
+            chain.addFirst(FilterList.TLS, new UpgradeFilter(upgrade));
+        } catch (RuntimeException e) {
+            IOException why = new IOException("startTls: the TLS filter could not be added to " + this + ": " + e, e);
+            onException(why);
+            throw why;
+        }
+        if (upgrade.goAhead() != null) {
+            // Past the SslFilter, in plain text: the peer starts its handshake once it has read this line.
+            writeLineAsync(upgrade.goAhead(), true);
+        }
+        if (!session.isConnected()) {
+            handshakeOver();
+        }
+        return handshake;
+    }
+
+    /**
+     * The outcome of the handshake: its session, or an exception naming the failure, the timeout or the
+     * interrupt (the session is then closed).
+     */
+    @Override
+    public SSLSession finishTls(Awaitable handshake) throws IOException {
+        Objects.requireNonNull(handshake, "handshake");
+        TlsUpgrade upgrade;
+        synchronized (lock) {
+            upgrade = tlsUpgrade;
+        }
+        if (upgrade == null || handshake != tlsHandshake) {
+            throw new IllegalStateException("finishTls: " + handshake + " (expected: the handshake startTlsAsync returned)");
+        }
+        SSLSession secured = tlsSession();
+        if (secured != null) {
+            synchronized (lock) {
+                tlsPlainDropped = false;
+            }
+            return secured;
+        }
+        IOException e;
+        if (!handshake.isDone() && Thread.currentThread().isInterrupted()) {
+            e = new InterruptedIOException("interrupted during the TLS handshake with " + remoteAddress());
+        } else if (!handshake.isDone()) {
+            e = new SocketTimeoutException("TLS handshake with " + remoteAddress() + " not complete after "
+                    + upgrade.handshakeTimeout().toMillis() + " ms (handshakeTimeout); session closed");
+        } else {
+            IOException cause;
+            synchronized (lock) {
+                cause = failure;
+            }
+            e = cause != null
+                    ? new IOException("TLS handshake with " + remoteAddress() + " failed: " + cause.getMessage(), cause)
+                    : new IOException("TLS handshake with " + remoteAddress() + " failed: connection closed");
+        }
+        abort(e);
+        throw e;
+    }
+
+    /** Plain-text bytes dropped by the TLS upgrade (buffered at its start, or read before the filter); for tests. */
+    long tlsDroppedBytes() {
+        synchronized (lock) {
+            return tlsDropped;
+        }
+    }
+
+    /** The TLS handshake completed ({@code SslEvent.SECURED}); on a MINA thread. */
+    void onTlsSecured() {
+        synchronized (lock) {
+            tlsPlainDropped = false;
+        }
+        handshakeOver();
+    }
+
+    /** Completes the handshake's signal, if an upgrade waits for one: it succeeded, failed or the session ended. */
+    private void handshakeOver() {
+        Signal tls = tlsHandshake;
+        if (tls != null) {
+            tls.complete();
+        }
+    }
+
+    /** MINA's {@code SslFilter} with the engine an upgrade describes. */
+    private static final class UpgradeFilter extends SslFilter {
+        private final TlsUpgrade upgrade;
+
+        UpgradeFilter(TlsUpgrade upgrade) {
+            super(upgrade.context());
+            this.upgrade = upgrade;
+        }
+
+        @Override
+        protected javax.net.ssl.SSLEngine createEngine(IoSession session, InetSocketAddress addr) {
+            javax.net.ssl.SSLEngine e = upgrade.peerHost() != null
+                    ? sslContext.createSSLEngine(upgrade.peerHost(), upgrade.peerPort())
+                    : sslContext.createSSLEngine();
+            e.setUseClientMode(upgrade.clientMode());
+            if (upgrade.wantClientAuth()) {
+                e.setWantClientAuth(true);
+            }
+            if (upgrade.needClientAuth()) {
+                e.setNeedClientAuth(true);
+            }
+            if (!upgrade.protocols().isEmpty()) {
+                e.setEnabledProtocols(upgrade.protocols().toArray(new String[0]));
+            }
+            if (!upgrade.cipherSuites().isEmpty()) {
+                e.setEnabledCipherSuites(upgrade.cipherSuites().toArray(new String[0]));
+            }
+            if (upgrade.clientMode() && upgrade.peerHost() != null) {
+                javax.net.ssl.SSLParameters p = e.getSSLParameters();
+                p.setEndpointIdentificationAlgorithm("HTTPS");
+                e.setSSLParameters(p);
+            }
+            return e;
+        }
+    }
+
+    /** A write that passes the {@code SslFilter} unencrypted: the go-ahead of an upgrade. */
+    private static final class PlainWriteRequest extends DefaultWriteRequest implements DisableEncryptWriteRequest {
+        PlainWriteRequest(IoBuffer message, WriteFuture future) {
+            super(message, future);
         }
     }
 
@@ -630,12 +849,17 @@ public final class MinaTransport implements AsyncTransport {
     /** Queues {@code line} and the line separator, encoded with the configured charset; never waits. */
     @Override
     public Awaitable writeLineAsync(String line) throws IOException {
+        return writeLineAsync(line, false);
+    }
+
+    /** Queues {@code line} and the separator; {@code plain}: past the TLS filter, unencrypted. */
+    private Awaitable writeLineAsync(String line, boolean plain) throws IOException {
         Objects.requireNonNull(line, "line");
         checkWritable();
         byte[] text = line.getBytes(charset);
         byte[] b = Arrays.copyOf(text, text.length + lineSeparator.length);
         System.arraycopy(lineSeparator, 0, b, text.length, lineSeparator.length);
-        return write(IoBuffer.wrap(b));
+        return write(IoBuffer.wrap(b), plain);
     }
 
     /** Queues {@code text} encoded with the configured charset; never waits. */
@@ -710,9 +934,20 @@ public final class MinaTransport implements AsyncTransport {
      * A later failure of an accepted write is reported by the next write and by {@code flush()}.
      */
     private Awaitable write(IoBuffer b) throws IOException {
+        return write(b, false);
+    }
+
+    /** {@link #write(IoBuffer)}; {@code plain}: past the TLS filter, unencrypted (an upgrade's go-ahead). */
+    private Awaitable write(IoBuffer b, boolean plain) throws IOException {
         throwWriteFailure();
         inRequest = false;
-        WriteFuture f = session.write(b);
+        WriteFuture f;
+        if (plain && session.isConnected() && !session.isClosing()) {
+            f = new DefaultWriteFuture(session);
+            session.getFilterChain().fireFilterWrite(new PlainWriteRequest(b, f));
+        } else {
+            f = session.write(b);
+        }
         IoFutureAwaitable w = new IoFutureAwaitable(f);
         lastWrite = w;
         if (sessionClosed) {
@@ -800,6 +1035,11 @@ public final class MinaTransport implements AsyncTransport {
             if (closed || eof || failure != null || in.failed()) {
                 return;
             }
+            if (tlsPlainDropped && session.getAttribute(SslFilter.SSL_SECURED) == null) {
+                // Read before the SslFilter was in place: plain text sent after the upgrade command.
+                tlsDropped += data.remaining();
+                return;
+            }
             received += data.remaining();
             in.append(data.buf());
             arrived = true;
@@ -831,6 +1071,7 @@ public final class MinaTransport implements AsyncTransport {
         if (s != null) {
             s.complete();
         }
+        handshakeOver();
         if (trafficControl) {
             adjustTraffic();
         }
@@ -890,6 +1131,7 @@ public final class MinaTransport implements AsyncTransport {
         if (s != null) {
             s.complete();
         }
+        handshakeOver();
     }
 
     /** Records a connection failure, wakes the reader and closes the session. */
@@ -908,6 +1150,7 @@ public final class MinaTransport implements AsyncTransport {
         if (s != null) {
             s.complete();
         }
+        handshakeOver();
         session.closeNow();
     }
 

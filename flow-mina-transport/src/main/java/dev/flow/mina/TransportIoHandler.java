@@ -96,6 +96,14 @@ final class TransportIoHandler extends IoHandlerAdapter {
     }
 
     @Override
+    public void event(IoSession session, org.apache.mina.filter.FilterEvent event) {
+        MinaTransport t = MinaTransport.of(session);
+        if (t != null && event == org.apache.mina.filter.ssl.SslEvent.SECURED) {
+            t.onTlsSecured();
+        }
+    }
+
+    @Override
     public void inputClosed(IoSession session) {
         MinaTransport t = MinaTransport.of(session);
         if (t == null) {

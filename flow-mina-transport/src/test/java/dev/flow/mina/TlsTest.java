@@ -9,16 +9,11 @@ import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.loader.ContinuationClassLoader;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,12 +22,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
@@ -40,18 +33,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * TLS through MINA's {@code SslFilter}: a self-signed certificate made by the JDK's {@code keytool} in
- * a temporary directory, the JDK's own TLS client ({@link SSLSocket}) against {@link FlowServer} in sync
+ * TLS through MINA's {@code SslFilter}: a self-signed certificate ({@link TestTls}), the JDK's own TLS
+ * client ({@link SSLSocket}) against {@link FlowServer} in sync
  * and continuation mode (also with flows resumed on MINA's I/O threads, {@link Dispatch#IO_THREADS}),
  * and {@link FlowConnector} against the JDK's TLS server.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsTest {
 
-    private static final char[] PASSWORD = "test-only".toCharArray();
     private static final InetSocketAddress ANY_LOOPBACK_PORT = new InetSocketAddress(Pairs.LOOPBACK, 0);
     private static SSLContext serverContext;
     private static SSLContext clientContext;
@@ -61,36 +52,9 @@ class TlsTest {
     private FlowScheduler scheduler;
 
     @BeforeAll
-    static void makeSelfSignedCertificate(@TempDir Path dir) throws Exception {
-        Path store = dir.resolve("server.p12");
-        String keytool = System.getProperty("java.home") + File.separator + "bin" + File.separator + "keytool";
-        Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "flow-test", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(),
-                "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("keytool.log").toFile()).start();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "keytool did not finish within 30 s");
-        assertEquals(0, p.exitValue(), () -> "keytool failed: " + read(dir.resolve("keytool.log")));
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            ks.load(in, PASSWORD);
-        }
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, PASSWORD);
-        serverContext = SSLContext.getInstance("TLS");
-        serverContext.init(kmf.getKeyManagers(), null, null);
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(ks);
-        clientContext = SSLContext.getInstance("TLS");
-        clientContext.init(null, tmf.getTrustManagers(), null);
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            return e.toString();
-        }
+    static void makeSelfSignedCertificate() {
+        serverContext = TestTls.serverContext();
+        clientContext = TestTls.clientContext();
     }
 
     @AfterEach

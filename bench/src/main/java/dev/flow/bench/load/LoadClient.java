@@ -592,12 +592,12 @@ public final class LoadClient {
                     }
                     byte b = readBytes[i];
                     if (b == '\n') {
-                        if (k.count == 0) {
+                        int len = k.lineLen > 0 && k.line[k.lineLen - 1] == '\r' && c.protocol != LoadProtocol.ECHO
+                                ? k.lineLen - 1 : k.lineLen;
+                        if (k.count == 0 && !c.protocol.greeting(k.line, len)) {
                             fail(k, "mismatch: a response nobody asked for");
                             return;
                         }
-                        int len = k.lineLen > 0 && k.line[k.lineLen - 1] == '\r' && c.protocol != LoadProtocol.ECHO
-                                ? k.lineLen - 1 : k.lineLen;
                         k.lineLen = 0;
                         onPart(k, k.parser.line(k.line, len, k.id, k.seqRecv + 1), now);
                         if (k.failed) {

@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * What the load client speaks, with the check that each response is the right one: a line echo, HTTP/1.1
- * keep-alive {@code GET /}, RESP {@code PING}, or RESP {@code SET}/{@code GET} pairs on a key per
- * connection (each {@code GET} must return the value just set). Requests are numbered per connection
+ * keep-alive {@code GET /}, RESP {@code PING}, RESP {@code SET}/{@code GET} pairs on a key per
+ * connection (each {@code GET} must return the value just set), or SMTP messages. Requests are numbered per connection
  * ({@code seq} from 1); a response that does not match its request is a "mismatch" error of the run.
  */
 public enum LoadProtocol {
@@ -18,7 +18,16 @@ public enum LoadProtocol {
     /** RESP "PING", answered "+PONG". */
     RESP_PING("resp-ping"),
     /** RESP "SET k:id v:seq..." (odd seq), answered "+OK", then "GET k:id" (even seq), answered the value just set. */
-    RESP_SETGET("resp-setget");
+    RESP_SETGET("resp-setget"),
+    /**
+     * One SMTP message per request, the whole transaction in one write: {@code MAIL FROM}, {@code RCPT TO},
+     * {@code DATA}, a body of {@code payload} bytes and the final dot ({@code EHLO} first on a connection's
+     * first request), answered 250, 250, 354, 250. The body follows {@code DATA} without waiting for the
+     * {@code 354} (RFC 2920 wants the client to wait; the server reads the body from its buffer after the
+     * {@code 354} either way, so it does the same work, minus one round trip). The server's {@code 220}
+     * greeting, which may come before the first request, is checked and skipped.
+     */
+    SMTP("smtp");
 
     /** The response is complete and right. */
     static final int COMPLETE = -1;
@@ -49,14 +58,19 @@ public enum LoadProtocol {
         throw new IllegalArgumentException("protocol: " + s + " (expected one of: echo, http, resp-ping, resp-setget)");
     }
 
-    /** The {@link LoadServer} protocol that answers this one: {@code echo}, {@code http} or {@code redis}. */
+    /** The {@link LoadServer} protocol that answers this one: {@code echo}, {@code http}, {@code redis} or {@code smtp}. */
     String server() {
-        return this == ECHO ? "echo" : this == HTTP ? "http" : "redis";
+        return this == ECHO ? "echo" : this == HTTP ? "http" : this == SMTP ? "smtp" : "redis";
     }
 
     /** The longest request for {@code payload}, in bytes. */
     int maxRequestBytes(int payload) {
-        return payload + 160;
+        return payload + (this == SMTP ? 240 : 160);
+    }
+
+    /** Whether a line that arrives with no request outstanding is the server's greeting (SMTP's {@code 220}). */
+    boolean greeting(byte[] b, int len) {
+        return this == SMTP && startsWith(b, len, "220 ");
     }
 
     /** Writes request {@code seq} of connection {@code id} into {@code dst} at {@code p}; returns the new position. */
@@ -82,6 +96,21 @@ public enum LoadProtocol {
                 return put(dst, p, " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
             case RESP_PING:
                 return put(dst, p, "*1\r\n$4\r\nPING\r\n");
+            case SMTP: {
+                if (seq == 1) {
+                    p = put(dst, p, "EHLO load\r\n");
+                }
+                p = put(dst, p, "MAIL FROM:<c");
+                p = putNum(dst, p, id);
+                p = put(dst, p, "@load.test>\r\nRCPT TO:<sink@load.test>\r\nDATA\r\nSubject: ");
+                p = putNum(dst, p, seq);
+                int start = p;
+                p = put(dst, p, "\r\n\r\n");
+                while (p - start < payload) {
+                    dst[p++] = 'x';
+                }
+                return put(dst, p, "\r\n.\r\n");
+            }
             default:
                 if (seq % 2 == 1) {
                     p = put(dst, p, "*3\r\n$3\r\nSET\r\n");
@@ -109,6 +138,8 @@ public enum LoadProtocol {
         private final byte[] expected;
         private int state;
         private long contentLength;
+        /** SMTP: the greeting has been seen. */
+        private boolean greeted;
 
         Parser(LoadProtocol protocol, int payload) {
             this.protocol = protocol;
@@ -143,6 +174,8 @@ public enum LoadProtocol {
                     return MORE;
                 case RESP_PING:
                     return is(b, len, "+PONG") ? COMPLETE : MISMATCH;
+                case SMTP:
+                    return smtp(b, len, seq);
                 default:
                     if (seq % 2 == 1) {
                         return is(b, len, "+OK") ? COMPLETE : MISMATCH;
@@ -150,6 +183,28 @@ public enum LoadProtocol {
                     int n = valueLength(id, seq - 1, payload);
                     return is(b, len, "$" + n) ? n + 2 : MISMATCH;
             }
+        }
+
+        /** SMTP: the final reply lines of a message: (EHLO 250,) MAIL 250, RCPT 250, DATA 354, the dot 250. */
+        private int smtp(byte[] b, int len, long seq) {
+            if (!greeted && startsWith(b, len, "220 ")) {
+                greeted = true;
+                return MORE;
+            }
+            if (len >= 4 && b[3] == '-') {
+                return MORE;
+            }
+            int finals = seq == 1 ? 5 : 4;
+            int fromEnd = finals - state;
+            String code = fromEnd == 2 ? "354 " : "250 ";
+            if (!startsWith(b, len, code)) {
+                return MISMATCH;
+            }
+            if (++state < finals) {
+                return MORE;
+            }
+            state = 0;
+            return COMPLETE;
         }
 
         /** The body bytes asked for by {@link #line}: {@link #COMPLETE} or {@link #MISMATCH}. */

@@ -7,6 +7,7 @@ import dev.flow.Transport;
 import dev.flow.samples.http.HttpProtocol;
 import dev.flow.samples.launcher.SampleProtocol;
 import dev.flow.samples.redis.RedisProtocol;
+import dev.flow.samples.smtp.SmtpProtocol;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.FlowServer;
 import java.io.BufferedReader;
@@ -41,7 +42,7 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * or until {@code --max-seconds} have passed.
  *
  * <pre>
- * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io [--protocol=echo|http|redis] [--workers=2]
+ * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io [--protocol=echo|http|redis|smtp] [--workers=2]
  *      [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  */
@@ -63,7 +64,7 @@ public final class LoadServer implements AutoCloseable {
     record Served(String protocol, TransportConfig config, String handlerClass, List<String> loadedPackages,
             List<Object> shared, boolean strict) {
 
-        /** {@code echo}, {@code http} (the HTTP sample) or {@code redis} (the RESP sample). */
+        /** {@code echo}, {@code http} (the HTTP sample), {@code redis} (the RESP sample) or {@code smtp} (the SMTP sample). */
         static Served of(String protocol) {
             switch (protocol) {
                 case "echo":
@@ -72,8 +73,10 @@ public final class LoadServer implements AutoCloseable {
                     return ofSample(protocol, new HttpProtocol());
                 case "redis":
                     return ofSample(protocol, new RedisProtocol());
+                case "smtp":
+                    return ofSample(protocol, new SmtpProtocol());
                 default:
-                    throw new IllegalArgumentException("protocol: " + protocol + " (expected: echo, http or redis)");
+                    throw new IllegalArgumentException("protocol: " + protocol + " (expected: echo, http, redis or smtp)");
             }
         }
 

@@ -95,6 +95,13 @@ class LoadDriverTest {
     }
 
     @Test
+    void smtpMessagesAgainstTheSmtpSampleInContinuationMode() throws Exception {
+        LoadClient.Config c = tiny();
+        c.protocol = LoadProtocol.SMTP;
+        assertValidProtocolRun(runAgainst(Mode.CONTINUATION_IMMEDIATELY, c), c);
+    }
+
+    @Test
     void respPingAgainstTheRespSampleOnVirtualThreadsWhereTheJdkHasThem() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Mode.VIRTUAL.unavailableReason() == null,
                 () -> "SKIPPED: " + Mode.VIRTUAL.unavailableReason());

@@ -57,4 +57,25 @@ class LoadProtocolTest {
         assertEquals(LoadProtocol.COMPLETE, line(ping, "+PONG", 1, 1));
         assertEquals(LoadProtocol.MISMATCH, line(ping, "+PON", 1, 2));
     }
+
+    @Test
+    void smtpSendsAWholeTransactionAndExpectsItsFinalRepliesAfterTheGreeting() {
+        LoadProtocol p = LoadProtocol.SMTP;
+        assertEquals("EHLO load\r\nMAIL FROM:<c4@load.test>\r\nRCPT TO:<sink@load.test>\r\nDATA\r\nSubject: 1"
+                + "\r\n\r\nxxxxxxxxxxxxxxxxxxxx\r\n.\r\n", request(p, 4, 1));
+        assertEquals("MAIL FROM:<c4@load.test>\r\nRCPT TO:<sink@load.test>\r\nDATA\r\nSubject: 2"
+                + "\r\n\r\nxxxxxxxxxxxxxxxxxxxx\r\n.\r\n", request(p, 4, 2));
+        byte[] greeting = "220 localhost ESMTP".getBytes(StandardCharsets.ISO_8859_1);
+        assertEquals(true, p.greeting(greeting, greeting.length));
+        LoadProtocol.Parser parser = p.parser(24);
+        assertEquals(LoadProtocol.MORE, line(parser, "220 localhost ESMTP", 4, 1));
+        assertEquals(LoadProtocol.MORE, line(parser, "250-localhost greets load", 4, 1));
+        assertEquals(LoadProtocol.MORE, line(parser, "250 8BITMIME", 4, 1));
+        assertEquals(LoadProtocol.MORE, line(parser, "250 2.1.0 OK", 4, 1));
+        assertEquals(LoadProtocol.MORE, line(parser, "250 2.1.5 OK", 4, 1));
+        assertEquals(LoadProtocol.MORE, line(parser, "354 Start mail input", 4, 1));
+        assertEquals(LoadProtocol.COMPLETE, line(parser, "250 2.0.0 OK queued as m1", 4, 1));
+        assertEquals(LoadProtocol.MORE, line(parser, "250 2.1.0 OK", 4, 2));
+        assertEquals(LoadProtocol.MISMATCH, line(parser, "452 4.5.3 Too many recipients", 4, 2));
+    }
 }

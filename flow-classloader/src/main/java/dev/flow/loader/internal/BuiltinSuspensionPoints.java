@@ -40,6 +40,7 @@ public final class BuiltinSuspensionPoints {
         transport(p, "write", "([B)V");
         transport(p, "writeText", "(Ljava/lang/String;)V");
         transport(p, "flush", "()V");
+        transport(p, "startTls", "(Ldev/flow/TlsUpgrade;)Ljavax/net/ssl/SSLSession;");
         transport(p, "flushIfNoInput", "()Z");
         stream(p, "java/io/InputStream", "read", "()I", "inputRead");
         stream(p, "java/io/InputStream", "read", "([B)I", "inputRead");

@@ -1,0 +1,91 @@
+package dev.flow.samples.smtp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line: the listening line, STARTTLS offered with a key store, SIGTERM (exit 0), --help, exit 2 on a bad option. */
+@Timeout(60)
+class SmtpServerCommandLineTest {
+
+    private static Process launch(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator
+                + "java", "-cp", System.getProperty("java.class.path"), SmtpServer.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    private static String all(Process p) throws Exception {
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void printsTheListeningLineOffersStartTlsAndStopsCleanlyOnSigterm(@TempDir Path dir) throws Exception {
+        Path keystore = TestKeystore.create(dir);
+        Process p = launch("--port", "0", "--mode", "continuation", "--workers", "1", "--keystore", keystore.toString(),
+                "--keystore-password", TestKeystore.PASSWORD);
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        int port = -1;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith("listening on 127.0.0.1:")) {
+                port = Integer.parseInt(line.substring("listening on 127.0.0.1:".length()));
+                break;
+            }
+        }
+        assertTrue(port > 0, "no listening line");
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+            assertTrue(in.readLine().startsWith("220 localhost ESMTP"));
+            s.getOutputStream().write("EHLO cli\r\nQUIT\r\n".getBytes(StandardCharsets.US_ASCII));
+            List<String> replies = new ArrayList<>();
+            while ((line = in.readLine()) != null) {
+                replies.add(line);
+            }
+            assertTrue(replies.contains("250-STARTTLS"), replies.toString());
+            assertTrue(replies.get(replies.size() - 1).startsWith("221 "), replies.toString());
+        }
+        p.destroy(); // SIGTERM
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server should stop on SIGTERM");
+        assertEquals(0, p.exitValue(), "a clean stop on SIGTERM");
+    }
+
+    @Test
+    void helpListsEveryOptionAndExitsZero() throws Exception {
+        Process p = launch("--help");
+        String text = all(p);
+        assertEquals(0, p.exitValue(), text);
+        for (String option : List.of("--port", "--mode", "--workers", "--keystore", "--keystore-password",
+                "--max-recipients", "--max-message-bytes", "--max-line-bytes", "--command-timeout-ms", "--data-timeout-ms",
+                "--store-dir", "--request-timeout-ms")) {
+            assertTrue(text.contains(option), () -> option + " missing from:\n" + text);
+        }
+    }
+
+    @Test
+    void aBadOptionExitsTwoNamingIt() throws Exception {
+        Process p = launch("--port", "0", "--keystore", "/no/such/file.p12");
+        String text = all(p);
+        assertEquals(2, p.exitValue(), text);
+        assertTrue(text.contains("--keystore: /no/such/file.p12 (expected: a readable key store file)"), text);
+        Process q = launch("--max-recipients", "0");
+        String text2 = all(q);
+        assertEquals(2, q.exitValue(), text2);
+        assertTrue(text2.contains("--max-recipients"), text2);
+    }
+}
