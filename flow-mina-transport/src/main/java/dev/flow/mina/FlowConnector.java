@@ -51,6 +51,9 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  * scheduler runs is the (loaded, instrumented) client object and never an uninstrumented lambda around
  * it; in continuation mode a class that is not instrumented is refused with an error naming it.
  *
+ * <p><b>Sockets.</b> {@link #socketFactory()} gives {@code java.net.Socket}s over this connector's
+ * connections, for existing blocking code and client libraries (see {@link FlowSocketFactory}).
+ *
  * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter} (client mode);
  * {@link Builder#filter(String, IoFilter)} adds any MINA filter that passes {@code IoBuffer}s through.
  *
