@@ -303,10 +303,11 @@ public final class FlowConnector implements AutoCloseable {
             return vmPipe;
         }
         if (tcp == null) {
-            tcpProcessors = IoProcessors.create(dispatch, dispatchScheduler, ioProcessors, "flow-connector", daemon);
+            String name = daemon ? "flow-connector-daemon" : "flow-connector";
+            tcpProcessors = IoProcessors.create(dispatch, dispatchScheduler, ioProcessors, name, daemon);
             NioSocketConnector c;
             if (daemon) {
-                connectThreads = IoProcessors.daemonThreads("flow-connector");
+                connectThreads = IoProcessors.daemonThreads(name);
                 c = new NioSocketConnector(connectThreads, tcpProcessors.pool());
             } else {
                 c = new NioSocketConnector(tcpProcessors.pool());
@@ -424,7 +425,8 @@ public final class FlowConnector implements AutoCloseable {
 
         /**
          * Whether the connector's MINA threads (I/O processors and the connecting thread) are daemon
-         * threads, which do not keep the JVM running while connections are open; default {@code false}.
+         * threads, named {@code flow-connector-daemon-*}, which do not keep the JVM running while connections
+         * are open; default {@code false}.
          */
         public Builder daemonThreads(boolean daemon) {
             this.daemon = daemon;

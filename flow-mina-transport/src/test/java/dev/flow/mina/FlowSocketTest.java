@@ -188,4 +188,21 @@ class FlowSocketTest {
             }
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void theNoArgFactoryConnectsThroughADefaultConnectorThatDoesNotKeepTheJvmRunning() throws Exception {
+        SocketFactory byName = (SocketFactory) Class.forName("dev.flow.mina.FlowSocketFactory").getConstructor().newInstance();
+        assertEquals("true hi", new flowtest.mina.SocketOps("createSocket", byName, address()).call());
+        String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
+                DefaultFactoryProcess.class.getName()).redirectErrorStream(true).start();
+        boolean exited = p.waitFor(25, TimeUnit.SECONDS);
+        if (!exited) {
+            p.destroyForcibly().waitFor();
+        }
+        assertTrue(exited, "the JVM exits with a connection of the default connector open");
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertEquals(0, p.exitValue(), output);
+        assertEquals("connected hi", output);
+    }
 }
