@@ -47,6 +47,8 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     static {
         registerAsParallelCapable();
+        // Binds SLF4J (quietly when no provider is present) before JavaFlow asks it for a logger.
+        dev.flow.internal.Slf4j.provided();
     }
 
     /**
