@@ -5,6 +5,8 @@ import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.Awaitable;
+import dev.flow.spi.ByteScanner;
+import dev.flow.spi.ReadDeadlines;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
@@ -167,6 +169,20 @@ final class SocketTransport implements AsyncTransport {
             return n > 0 ? -1 : 0;
         }
         return t.pollSkip(n);
+    }
+
+    @Override
+    public int pollScan(ByteScanner scanner) throws IOException {
+        socket.checkReadable();
+        if (socket.isInputShutdown()) {
+            return -1;
+        }
+        return t.pollScan(scanner);
+    }
+
+    @Override
+    public ReadDeadlines readDeadlines() {
+        return t.readDeadlines();
     }
 
     @Override
