@@ -195,8 +195,9 @@ public final class LoaderBuild {
     }
 
     /**
-     * A URL class loader that records which of its own class files are asked for as resources ({@code
-     * getResourceAsStream} goes through {@code getResource}).
+     * A URL class loader that records which of its own class files are found for the loader ({@code
+     * getResourceAsStream} goes through {@code getResource}, which asks the parents first and then {@link
+     * #findResource}); counting there adds no lookup of its own to the build.
      */
     static final class Counting extends URLClassLoader {
         final Set<String> read = ConcurrentHashMap.newKeySet();
@@ -206,9 +207,9 @@ public final class LoaderBuild {
         }
 
         @Override
-        public URL getResource(String name) {
-            URL u = super.getResource(name);
-            if (u != null && name.endsWith(".class") && findResource(name) != null) {
+        public URL findResource(String name) {
+            URL u = super.findResource(name);
+            if (u != null && name.endsWith(".class")) {
                 read.add(name);
             }
             return u;

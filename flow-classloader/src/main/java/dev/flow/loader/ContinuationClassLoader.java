@@ -20,7 +20,8 @@ import java.util.Objects;
  * {@code Flow.await}, MINA's {@code IoFuture.await*} when that module is present, and those added
  * with {@link Builder#suspensionPoint}), infers which methods can reach one, and instruments only
  * those; every other class and method is left as it was. Classes outside the included packages
- * come from the parent loader.
+ * come from the parent loader. The analysis runs at {@link Builder#build()}; each class is rewritten
+ * and instrumented when it is first loaded.
  *
  * <p>A suspension that would cross a frame that cannot be captured (a JDK callback such as {@code
  * List.forEach}, reflection, a constructor, a held monitor) blocks the worker thread instead and
@@ -262,10 +263,12 @@ public final class ContinuationClassLoader extends ClassLoader {
         }
 
         /**
-         * Builds the loader: scans and analyses the included packages.
+         * Builds the loader: scans and analyses the included packages. Classes are rewritten when
+         * first loaded: one whose rewritten form breaks a class-file limit is refused then.
          *
          * @throws IllegalStateException if no package is included
-         * @throws InstrumentationException if an included class cannot be analysed
+         * @throws InstrumentationException if an included class cannot be analysed, runs JavaFlow
+         *     continuations itself, or a suspension point's replacement is missing
          */
         public ContinuationClassLoader build() {
             if (includes.isEmpty()) {

@@ -53,7 +53,10 @@ class ClassLoaderMemoryTest {
             sites = Pins.liveSites();
         }
         assertEquals(0, alive, "loaders or their analyses still reachable after " + DEADLINE + " of GC (of " + refs.size() + ")");
-        assertEquals(sitesBefore, sites, "pin sites left by " + LOADERS + " dropped loaders (" + sitesOfOneLoader + " each)");
+        // Loaders that earlier tests dropped may be collected meanwhile too: fewer sites than before is fine.
+        int left = sites;
+        assertTrue(left <= sitesBefore, "pin sites left by " + LOADERS + " dropped loaders (" + sitesOfOneLoader
+                + " each): " + left + " (expected: <= " + sitesBefore + ", as before them)");
     }
 
     /** Loads and runs the fixture on a plain thread and as a flow; keeps only weak references. */

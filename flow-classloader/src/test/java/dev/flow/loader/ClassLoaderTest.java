@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.internal.Pins;
 import dev.flow.spi.SuspensionPoint;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -33,6 +34,15 @@ class ClassLoaderTest {
         Class<?> viaLoader = LOADER.loadClass("flowtest.untouched.Outside");
         assertSame(flowtest.untouched.Outside.class, viaLoader);
         assertSame(String.class, LOADER.loadClass("java.lang.String"));
+    }
+
+    @Test
+    void eachClassIsRewrittenWhenFirstLoadedNotWhenTheLoaderIsBuilt() throws Exception {
+        int before = Pins.liveSites();
+        ContinuationClassLoader lazy = ContinuationClassLoader.builder().include("flowtest.fixtures").build();
+        int registeredByBuild = Pins.liveSites() - before;
+        assertTrue(registeredByBuild <= 0, "pin sites registered by build(), before any class is loaded: " + registeredByBuild);
+        assertEquals(6, lazy.newInstance(Callable.class, "flowtest.fixtures.ForEachCallback").call());
     }
 
     @Test

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** {@code Condition.await(timeout)} on a held lock: the lock pins, so it blocks the worker (reported). */
+/** {@code Condition.await(timeout)} on a held lock created here: the flow suspends and holds the lock again after. */
 public final class ConditionAwaitWithLock implements Callable<Object> {
     @Override
     public Object call() throws Exception {

@@ -6,8 +6,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@code take()} while holding a lock, of an element another thread adds later: the flow cannot
- * suspend (the lock belongs to its thread), so it blocks, reported at the lock's site.
+ * {@code take()} while holding a lock, of an element another thread adds later: the lock belongs to
+ * the flow, so the flow suspends in {@code take()} and still holds the lock afterwards.
  */
 public final class TakeWhileHoldingLock implements Callable<Object> {
     @Override

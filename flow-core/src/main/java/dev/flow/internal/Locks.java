@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread (it blocks, warning once per lock site, or is refused in strict mode), exactly as inside
  * {@code synchronized}. So mutual exclusion holds and every {@code unlock} runs on the locking thread.
  *
- * <p>Outside a flow nothing is recorded. A flow's record is touched only by the thread running the
+ * <p>Outside a flow nothing is recorded, nor for a {@link FlowOwnedLock}, which the flow owns. A flow's record is touched only by the thread running the
  * flow; it moves with the flow like any flow-local value.
  */
 public final class Locks {
@@ -58,7 +58,7 @@ public final class Locks {
 
     /** Records that the current flow acquired {@code lock} at pin site {@code site}. */
     public static void locked(Object lock, int site) {
-        if (FlowState.current() == null) {
+        if (lock instanceof FlowOwnedLock || FlowState.current() == null) {
             return;
         }
         Held h = HELD.get();
@@ -80,7 +80,7 @@ public final class Locks {
 
     /** Records that the current flow released one hold of {@code lock}. */
     public static void unlocked(Object lock) {
-        if (FlowState.current() == null) {
+        if (lock instanceof FlowOwnedLock || FlowState.current() == null) {
             return;
         }
         Held h = HELD.get();

@@ -119,8 +119,8 @@ final class Hierarchy {
      * read from them, by name; {@code null} otherwise.
      */
     private Map<String, List<String>> frozenSupertypes;
-    /** While frozen: the in-scope methods by owner, then name+desc. */
-    private Map<String, Map<String, MethodNode>> frozenMethods;
+    /** While frozen: the in-scope methods by owner, then name (in declaration order). */
+    private Map<String, Map<String, List<MethodNode>>> frozenMethods;
 
     Hierarchy(ClassLoader parent, Map<String, ClassNode> inScope) {
         this.parent = parent;
@@ -170,19 +170,24 @@ final class Hierarchy {
      */
     MethodNode declaredInScope(String owner, String name, String desc) {
         ClassNode cn = inScope.get(owner);
-        Map<String, Map<String, MethodNode>> frozen = frozenMethods;
+        Map<String, Map<String, List<MethodNode>>> frozen = frozenMethods;
         if (cn == null || frozen == null) {
             return declared(cn, name, desc);
         }
-        Map<String, MethodNode> byNameDesc = frozen.get(owner);
-        if (byNameDesc == null) {
-            byNameDesc = new HashMap<>();
+        Map<String, List<MethodNode>> byName = frozen.get(owner);
+        if (byName == null) {
+            byName = new HashMap<>();
             for (MethodNode m : cn.methods) {
-                byNameDesc.putIfAbsent(m.name + m.desc, m);
+                byName.computeIfAbsent(m.name, k -> new ArrayList<>(1)).add(m);
             }
-            frozen.put(owner, byNameDesc);
+            frozen.put(owner, byName);
         }
-        return byNameDesc.get(name + desc);
+        for (MethodNode m : byName.getOrDefault(name, List.of())) {
+            if (m.desc.equals(desc)) {
+                return m;
+            }
+        }
+        return null;
     }
 
     /** Returns the type, or {@code null} if no class file can be found for it. */

@@ -53,7 +53,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       adds the flow entry point, and marks suspendable methods {@code @continuable} for the engine.
  * </ol>
  *
- * <p>Runs once, under the class loader's initialisation; afterwards read-only.
+ * <p>The analysis runs once, under the class loader's initialisation; each class is then rewritten
+ * the first time it is asked for. Thread-safe: the queries that may rewrite are serialised.
  */
 public final class Instrumenter {
 
@@ -63,10 +64,16 @@ public final class Instrumenter {
     private final Map<String, ClassNode> nodes = new LinkedHashMap<>();
     private final Map<String, byte[]> originals = new HashMap<>();
     private final Set<String> generated = new HashSet<>();
+    /** In-scope classes rewritten by {@link Substitutes}: always defined from the rewritten node. */
+    private final Set<String> substituted = new HashSet<>();
     private final Hierarchy hierarchy;
     private final Set<String> suspendable = new HashSet<>();
     private final Set<String> split = new HashSet<>();
     private final Map<String, byte[]> prepared = new HashMap<>();
+    /** In-scope classes not rewritten yet: each is rewritten when first asked for ({@link #rewrite}). */
+    private final Set<String> toRewrite = new HashSet<>();
+    /** In-scope classes rewritten and changed whose prepared class file is not written yet. */
+    private final Set<String> unwritten = new HashSet<>();
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
     /** name+desc of suspendable methods to the in-scope classes declaring them. */
@@ -103,6 +110,7 @@ public final class Instrumenter {
             nodes.put(name, cn);
             originals.put(name, bytes);
         }
+        substitute();
         this.hierarchy = new Hierarchy(parent, nodes);
         this.dispatch = new Dispatch(hierarchy);
         refuseOwnContinuations();
@@ -116,8 +124,37 @@ public final class Instrumenter {
         pinSerializableTargets();
         hierarchy.thaw();
         createMarkers();
-        rewriteAll();
+        toRewrite.addAll(nodes.keySet());
         prepareCopies();
+    }
+
+    /**
+     * Puts Flow's suspendable versions of JDK classes in place ({@link Substitutes}) and, if loaded
+     * code now names them, adds them to the scope.
+     */
+    private void substitute() {
+        for (ClassNode cn : nodes.values()) {
+            if (Substitutes.apply(cn)) {
+                substituted.add(cn.name);
+            }
+        }
+        if (substituted.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<String, byte[]> e : Substitutes.read(parent).entrySet()) {
+            if (!nodes.containsKey(e.getKey())) {
+                ClassNode cn = new ClassNode();
+                new ClassReader(e.getValue()).accept(cn, ClassReader.SKIP_FRAMES);
+                // Without local names, a NullPointerException's message names parameters and locals
+                // as the JDK's own classes do ("<parameter1>"), not by their names in Flow's source.
+                for (MethodNode m : cn.methods) {
+                    m.localVariables = null;
+                }
+                nodes.put(e.getKey(), cn);
+                originals.put(e.getKey(), e.getValue());
+                substituted.add(e.getKey());
+            }
+        }
     }
 
     /** Lists the in-scope classes of the given packages. */
@@ -149,15 +186,20 @@ public final class Instrumenter {
     }
 
     /** Whether {@code internalName} has methods the engine must instrument. */
-    public boolean needsEngine(String internalName) {
+    public synchronized boolean needsEngine(String internalName) {
+        rewrite(internalName);
         return continuableClasses.contains(internalName);
     }
 
     /**
      * The class file after this pass: rewritten and marked, ready for the engine; the original
-     * if nothing had to change.
+     * if nothing had to change. A class is rewritten the first time it is asked for.
      */
-    public byte[] prepared(String internalName) {
+    public synchronized byte[] prepared(String internalName) {
+        rewrite(internalName);
+        if (unwritten.remove(internalName)) {
+            prepared.put(internalName, write(nodes.get(internalName)));
+        }
         byte[] b = prepared.get(internalName);
         return b != null ? b : originals.get(internalName);
     }
@@ -167,8 +209,17 @@ public final class Instrumenter {
         return suspendable.contains(Names.key(owner, name, desc));
     }
 
-    /** The view of a class the engine's resolver reads; {@code null} to use the parent's. */
-    public byte[] resolverView(String internalName) {
+    /**
+     * The view of a class the engine's resolver reads; {@code null} to use the parent's. The engine
+     * reads other classes for their members, their marks and the calls in their bridge and accessor
+     * methods, never for their stack map frames: a class rewritten but not loaded yet is shown without
+     * them, which saves computing its frames until it is loaded.
+     */
+    public synchronized byte[] resolverView(String internalName) {
+        rewrite(internalName);
+        if (unwritten.contains(internalName)) {
+            return write(nodes.get(internalName), 0);
+        }
         byte[] b = prepared(internalName);
         if (b != null) {
             return b;
@@ -441,13 +492,18 @@ public final class Instrumenter {
             return false;
         }
         for (String o : owners) {
-            MethodNode m = method(o, c.name, c.desc);
-            if (m != null && (m.access & Opcodes.ACC_PUBLIC) != 0 && (m.access & Opcodes.ACC_STATIC) == 0
-                    && hierarchy.isSubtype(o, c.owner)) {
+            if (isSuspendableOverride(o, c)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether {@code owner}'s declaration of the method {@code c} calls is a public override {@code c} can reach. */
+    private boolean isSuspendableOverride(String owner, MethodInsnNode c) {
+        MethodNode m = method(owner, c.name, c.desc);
+        return m != null && (m.access & Opcodes.ACC_PUBLIC) != 0 && (m.access & Opcodes.ACC_STATIC) == 0
+                && hierarchy.isSubtype(owner, c.owner);
     }
 
     private boolean addSuspendable(String key) {
@@ -508,21 +564,6 @@ public final class Instrumenter {
         return out;
     }
 
-    /** Whether one of {@code callees} is suspendable with what is inferred so far. */
-    private boolean reachesSuspendable(Callees callees) {
-        for (String decl : callees.declarations) {
-            if (suspendable.contains(decl)) {
-                return true;
-            }
-        }
-        for (MethodInsnNode c : callees.virtualCalls) {
-            if (reachesSuspendableOverride(c)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void infer() {
         Map<String, Callees> pending = new LinkedHashMap<>();
         for (ClassNode cn : nodes.values()) {
@@ -539,41 +580,43 @@ public final class Instrumenter {
                 }
             }
         }
-        Set<String> propagated = new HashSet<>();
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (java.util.Iterator<Map.Entry<String, Callees>> it = pending.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<String, Callees> e = it.next();
-                if (suspendable.contains(e.getKey())) {
-                    it.remove();
-                } else if (reachesSuspendable(e.getValue())) {
-                    addSuspendable(e.getKey());
-                    it.remove();
-                    changed = true;
+        // A pending method becomes suspendable when a method it calls does: re-check it only then, and
+        // only the calls that method can answer (the same least fixed point as re-checking every pending
+        // method until nothing changes).
+        Map<String, List<String>> byDeclaration = new HashMap<>();
+        Map<String, List<Map.Entry<String, MethodInsnNode>>> byVirtualCall = new HashMap<>();
+        for (Map.Entry<String, Callees> e : pending.entrySet()) {
+            for (String decl : e.getValue().declarations) {
+                byDeclaration.computeIfAbsent(decl, k -> new ArrayList<>()).add(e.getKey());
+            }
+            for (MethodInsnNode c : e.getValue().virtualCalls) {
+                byVirtualCall.computeIfAbsent(c.name + c.desc, k -> new ArrayList<>()).add(Map.entry(e.getKey(), c));
+            }
+        }
+        Deque<String> added = new ArrayDeque<>(suspendable);
+        while (!added.isEmpty()) {
+            String key = added.poll();
+            String[] p = parse(key);
+            for (String caller : byDeclaration.getOrDefault(key, List.of())) {
+                if (addSuspendable(caller)) {
+                    added.add(caller);
                 }
             }
-            for (String key : new ArrayList<>(suspendable)) {
-                if (!propagated.add(key)) {
-                    continue;
+            for (Map.Entry<String, MethodInsnNode> call : byVirtualCall.getOrDefault(p[1] + p[2], List.of())) {
+                if (!suspendable.contains(call.getKey()) && isSuspendableOverride(p[0], call.getValue())
+                        && addSuspendable(call.getKey())) {
+                    added.add(call.getKey());
                 }
-                int dot = key.indexOf('.');
-                String owner = key.substring(0, dot);
-                String nameDesc = key.substring(dot + 1);
-                int paren = nameDesc.indexOf('(');
-                String name = nameDesc.substring(0, paren);
-                String desc = nameDesc.substring(paren);
-                MethodNode m = method(owner, name, desc);
-                if (m == null || (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
-                    continue;
-                }
-                for (String t : hierarchy.supertypes(owner)) {
-                    MethodNode sup = method(t, name, desc);
-                    if (sup != null && (sup.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
-                            && (sup.access & Opcodes.ACC_SYNCHRONIZED) == 0
-                            && addSuspendable(Names.key(t, name, desc))) {
-                        changed = true;
-                    }
+            }
+            MethodNode m = method(p[0], p[1], p[2]);
+            if (m == null || (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) {
+                continue;
+            }
+            for (String t : hierarchy.supertypes(p[0])) {
+                MethodNode sup = method(t, p[1], p[2]);
+                if (sup != null && (sup.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) == 0
+                        && (sup.access & Opcodes.ACC_SYNCHRONIZED) == 0 && addSuspendable(Names.key(t, p[1], p[2]))) {
+                    added.add(Names.key(t, p[1], p[2]));
                 }
             }
         }
@@ -659,29 +702,38 @@ public final class Instrumenter {
 
     // ---------------------------------------------------------------- rewriting
 
-    private void rewriteAll() {
-        for (ClassNode cn : nodes.values()) {
-            boolean changed = generated.contains(cn.name);
-            for (MethodNode mn : new ArrayList<>(cn.methods)) {
-                changed |= rewriteMethod(cn, mn);
+    /**
+     * Rewrites the in-scope class {@code internalName} if it is still waiting for it. The inference is
+     * complete before any class is rewritten, and rewriting one class changes only its own node in
+     * ways that no other class's rewriting reads (a renamed body keeps a method of the original name,
+     * added methods have names of Flow's own), so the order in which classes are asked for does not
+     * change what any of them becomes.
+     */
+    private void rewrite(String internalName) {
+        if (!toRewrite.remove(internalName)) {
+            return;
+        }
+        ClassNode cn = nodes.get(internalName);
+        boolean changed = generated.contains(cn.name) || substituted.contains(cn.name);
+        for (MethodNode mn : new ArrayList<>(cn.methods)) {
+            changed |= rewriteMethod(cn, mn);
+        }
+        changed |= splitMethods(cn);
+        changed |= pinInPlace(cn);
+        changed |= addEntryPoint(cn);
+        boolean engine = false;
+        for (MethodNode mn : cn.methods) {
+            if (isMarked(mn)) {
+                engine = true;
+                noteCaughtExceptions(mn);
+                EngineCallSites.spillWhereEngineFails(mn);
             }
-            changed |= splitMethods(cn);
-            changed |= pinInPlace(cn);
-            changed |= addEntryPoint(cn);
-            boolean engine = false;
-            for (MethodNode mn : cn.methods) {
-                if (isMarked(mn)) {
-                    engine = true;
-                    noteCaughtExceptions(mn);
-                    EngineCallSites.spillWhereEngineFails(mn);
-                }
-            }
-            if (engine) {
-                continuableClasses.add(cn.name);
-            }
-            if (changed) {
-                prepared.put(cn.name, write(cn));
-            }
+        }
+        if (engine) {
+            continuableClasses.add(cn.name);
+        }
+        if (changed) {
+            unwritten.add(cn.name);
         }
     }
 
@@ -782,8 +834,14 @@ public final class Instrumenter {
             }
             Pins.Reason r = reason;
             int siteLine = line;
+            // A receiver that is not in scope (a JDK lock, a JDK condition) still gets the bookkeeping
+            // of its call when an in-scope override (Flow's own lock, say) takes the other branch.
+            SiteCalls.Kind fallback = marker != null && point == null && !renames ? SiteCalls.match(c, hierarchy) : null;
             edits.add(() -> {
                 AbstractInsnNode[] test = marker != null ? Dispatch.emit(mn, c, marker, Names.FLOW_SUFFIX) : null;
+                if (fallback != null) {
+                    SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, fallback, siteLine, strict);
+                }
                 AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
                 if (test != null) {
                     range = test;
@@ -1224,7 +1282,12 @@ public final class Instrumenter {
     }
 
     byte[] write(ClassNode cn) {
-        ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+        return write(cn, ClassWriter.COMPUTE_FRAMES);
+    }
+
+    /** {@code cn} written with the {@link ClassWriter} flags given. */
+    private byte[] write(ClassNode cn, int flags) {
+        ClassWriter w = new ClassWriter(flags) {
             @Override
             protected String getCommonSuperClass(String a, String b) {
                 return hierarchy.commonSuperClass(a, b);

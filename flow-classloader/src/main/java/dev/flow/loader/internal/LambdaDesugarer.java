@@ -1,6 +1,7 @@
 package dev.flow.loader.internal;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,8 @@ final class LambdaDesugarer {
 
     private final Hierarchy hierarchy;
     private final Map<String, ClassNode> nodes;
+    /** See {@link #countExisting}; {@code null} until first needed. */
+    private Map<String, Integer> existingByOuter;
 
     LambdaDesugarer(Hierarchy hierarchy, Map<String, ClassNode> nodes) {
         this.hierarchy = hierarchy;
@@ -132,6 +135,9 @@ final class LambdaDesugarer {
                 }
                 insn = site.call;
                 out.add(site);
+                if (!nodes.containsKey(genName)) {
+                    countOuters(genName);
+                }
             }
         }
         return out;
@@ -143,14 +149,26 @@ final class LambdaDesugarer {
                 && indy.bsmArgs.length >= 3 && indy.bsmArgs[1] instanceof Handle;
     }
 
+    /**
+     * How many in-scope classes are named {@code outer + LAMBDA_INFIX + ...}. The counts of all outer
+     * names are taken from the scope once, then kept up to date with the classes {@link #desugar} names
+     * (the caller adds each to the scope before the next call).
+     */
     private int countExisting(String outer) {
-        int n = 0;
-        for (String k : nodes.keySet()) {
-            if (k.startsWith(outer + Names.LAMBDA_INFIX)) {
-                n++;
+        if (existingByOuter == null) {
+            existingByOuter = new HashMap<>();
+            for (String k : nodes.keySet()) {
+                countOuters(k);
             }
         }
-        return n;
+        return existingByOuter.getOrDefault(outer, 0);
+    }
+
+    /** Counts {@code name} for every outer name it starts with followed by {@code LAMBDA_INFIX}. */
+    private void countOuters(String name) {
+        for (int i = name.indexOf(Names.LAMBDA_INFIX); i >= 0; i = name.indexOf(Names.LAMBDA_INFIX, i + 1)) {
+            existingByOuter.merge(name.substring(0, i), 1, Integer::sum);
+        }
     }
 
     private Site translate(ClassNode host, MethodNode mn, InvokeDynamicInsnNode indy, String genName, int line) {

@@ -29,16 +29,18 @@ public final class Scope {
     private final Set<String> classes;
     private final Instrumenter instrumenter;
     private final EngineRun engine;
+    private final Object owner;
 
-    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine) {
+    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine, Object owner) {
         this.classes = classes;
         this.instrumenter = instrumenter;
         this.engine = engine;
+        this.owner = owner;
     }
 
     /**
      * Reads and analyses every class of {@code includes} (less {@code excludes}) that {@code source} can
-     * read as a resource. The pin sites found belong to {@code owner}, released once it is unreachable.
+     * read as a resource; each class is rewritten when it is first asked for ({@link #bytes}). The pin sites found belong to {@code owner}, released once it is unreachable.
      *
      * @param source reads the class files, in scope and out of it (their supertypes, Flow's own classes)
      * @param points the suspension points beyond the built-in ones and {@code source}'s providers
@@ -57,7 +59,7 @@ public final class Scope {
             instrumenter = new Instrumenter(source, classes, all, strict);
         }
         return new Scope(Set.copyOf(classes), instrumenter,
-                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner));
+                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner), owner);
     }
 
     /**
@@ -113,13 +115,18 @@ public final class Scope {
 
     /**
      * The class file to define for {@code internalName} (a class this scope {@linkplain #defines defines}),
-     * rewritten and instrumented; the original if nothing had to change.
+     * rewritten (when first asked for) and instrumented; the original if nothing had to change. The pin
+     * sites its rewriting registers, and those of the classes the engine reads meanwhile, belong to the
+     * owner and are released with it.
      *
-     * @throws InstrumentationException in strict mode, for a method the engine cannot instrument
+     * @throws InstrumentationException in strict mode, for a method the engine cannot instrument; in both
+     *     modes, for a class whose rewritten form breaks a class-file limit
      */
     public byte[] bytes(String internalName) {
-        byte[] prepared = instrumenter.prepared(internalName);
-        return instrumenter.needsEngine(internalName) ? engine.instrument(internalName, prepared) : prepared;
+        try (Pins.Group sites = Pins.openGroup(owner)) {
+            byte[] prepared = instrumenter.prepared(internalName);
+            return instrumenter.needsEngine(internalName) ? engine.instrument(internalName, prepared) : prepared;
+        }
     }
 
     /** Whether {@code owner.name+desc} was inferred suspendable (internal names; for tests and diagnostics). */

@@ -1,0 +1,169 @@
+package dev.flow.loader.internal;
+
+import dev.flow.loader.InstrumentationException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Puts Flow's suspendable versions of JDK classes ({@code dev.flow.jdk}) in place of the JDK's in
+ * loaded code, before the analysis: each {@code new} of a substituted JDK class (and its constructor
+ * call) creates Flow's subclass instead, and an in-scope class extending a substituted JDK class
+ * extends Flow's subclass instead (its constructors' and {@code super.m()} calls follow). Flow's
+ * classes then join the scope, so the loader defines and instruments its own copies: their waits
+ * are suspension points like the code that uses them.
+ *
+ * <p>Every substitute declares every public constructor of the class it replaces, with the same
+ * descriptor. Types in signatures, casts, {@code instanceof} and class literals stay the JDK's:
+ * the substitute is a subtype. Stateless; used under the instrumenter's construction only.
+ */
+final class Substitutes {
+
+    private static final String PKG = "dev/flow/jdk/";
+
+    /** JDK class to the Flow class created in its place. */
+    static final Map<String, String> BY_JDK_CLASS = Map.of(
+            "java/util/concurrent/locks/ReentrantLock", PKG + "FlowReentrantLock",
+            "java/util/concurrent/locks/ReentrantReadWriteLock", PKG + "FlowReentrantReadWriteLock",
+            "java/io/BufferedReader", PKG + "FlowBufferedReader",
+            "java/io/InputStreamReader", PKG + "FlowInputStreamReader",
+            "java/io/BufferedWriter", PKG + "FlowBufferedWriter",
+            "java/io/OutputStreamWriter", PKG + "FlowOutputStreamWriter");
+
+    /** Substitutes whose {@code lock} (the {@code Reader}'s or {@code Writer}'s) is a {@code FlowMonitor}. */
+    private static final Set<String> WITH_FLOW_MONITOR = Set.of(PKG + "FlowBufferedReader", PKG + "FlowInputStreamReader",
+            PKG + "FlowBufferedWriter", PKG + "FlowOutputStreamWriter");
+    private static final String MONITOR = PKG + "FlowMonitor";
+
+    private Substitutes() {
+    }
+
+    /** Whether {@code internalName} is one of Flow's substitutes (never rewritten itself). */
+    static boolean isSubstitute(String internalName) {
+        return internalName.startsWith(PKG);
+    }
+
+    /**
+     * Rewrites {@code cn} in place; returns whether anything changed.
+     */
+    static boolean apply(ClassNode cn) {
+        if (isSubstitute(cn.name)) {
+            return false;
+        }
+        boolean changed = false;
+        String oldSuper = cn.superName;
+        String newSuper = BY_JDK_CLASS.get(oldSuper);
+        if (newSuper != null) {
+            cn.superName = newSuper;
+            changed = true;
+            if (WITH_FLOW_MONITOR.contains(newSuper)) {
+                takeFlowMonitor(cn);
+            }
+        }
+        for (MethodNode mn : cn.methods) {
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i.getOpcode() == Opcodes.NEW) {
+                    TypeInsnNode t = (TypeInsnNode) i;
+                    String sub = BY_JDK_CLASS.get(t.desc);
+                    if (sub != null) {
+                        t.desc = sub;
+                        changed = true;
+                    }
+                } else if (i.getOpcode() == Opcodes.INVOKESPECIAL) {
+                    MethodInsnNode c = (MethodInsnNode) i;
+                    String sub = BY_JDK_CLASS.get(c.owner);
+                    if (sub != null && (c.name.equals("<init>") || c.owner.equals(oldSuper))) {
+                        c.owner = sub;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * In a subclass of a reader or writer substitute, turns {@code synchronized (lock)} blocks (javac's
+     * {@code aload 0; getfield lock; dup; astore n; monitorenter} and the {@code aload n; monitorexit}
+     * that end them) into taking and releasing the {@code FlowMonitor} that {@code lock} then is, which
+     * the flow owns: such a block no longer pins. Only where the class never assigns {@code lock} and
+     * never waits or notifies (which needs the monitor itself).
+     */
+    private static void takeFlowMonitor(ClassNode cn) {
+        for (org.objectweb.asm.tree.FieldNode f : cn.fields) {
+            if (f.name.equals("lock")) {
+                return;
+            }
+        }
+        for (MethodNode mn : cn.methods) {
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i.getOpcode() == Opcodes.PUTFIELD && ((FieldInsnNode) i).name.equals("lock")
+                        || i instanceof MethodInsnNode && (((MethodInsnNode) i).name.equals("wait")
+                                || ((MethodInsnNode) i).name.startsWith("notify"))) {
+                    return;
+                }
+            }
+        }
+        for (MethodNode mn : cn.methods) {
+            Set<Integer> slots = new java.util.HashSet<>();
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i.getOpcode() == Opcodes.MONITORENTER && isLockField(i.getPrevious())) {
+                    slots.add(((VarInsnNode) i.getPrevious()).var);
+                    mn.instructions.set(i, new MethodInsnNode(Opcodes.INVOKESTATIC, MONITOR, "enter", "(Ljava/lang/Object;)V", false));
+                }
+            }
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                AbstractInsnNode p = i.getPrevious();
+                if (i.getOpcode() == Opcodes.MONITOREXIT && p != null && p.getOpcode() == Opcodes.ALOAD
+                        && slots.contains(((VarInsnNode) p).var)) {
+                    AbstractInsnNode exit = new MethodInsnNode(Opcodes.INVOKESTATIC, MONITOR, "exit", "(Ljava/lang/Object;)V", false);
+                    mn.instructions.set(i, exit);
+                    i = exit;
+                }
+            }
+        }
+    }
+
+    /** Whether {@code astore} is javac's {@code aload 0; getfield lock; dup; astore n} of a synchronized block. */
+    private static boolean isLockField(AbstractInsnNode astore) {
+        if (astore == null || astore.getOpcode() != Opcodes.ASTORE) {
+            return false;
+        }
+        AbstractInsnNode dup = astore.getPrevious();
+        AbstractInsnNode get = dup == null ? null : dup.getPrevious();
+        AbstractInsnNode self = get == null ? null : get.getPrevious();
+        return dup != null && dup.getOpcode() == Opcodes.DUP && get != null && get.getOpcode() == Opcodes.GETFIELD
+                && ((FieldInsnNode) get).name.equals("lock") && ((FieldInsnNode) get).desc.equals("Ljava/lang/Object;")
+                && self != null && self.getOpcode() == Opcodes.ALOAD && ((VarInsnNode) self).var == 0;
+    }
+
+    /**
+     * Reads the classes of {@code dev.flow.jdk} (substitutes and what they use, nested classes
+     * included) from {@code parent}, for the loader to define.
+     *
+     * @throws InstrumentationException if one is missing (flow-core not on the parent's class path)
+     */
+    static Map<String, byte[]> read(ClassLoader parent) {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String name : Scanner.classesUnder(parent, PKG.substring(0, PKG.length() - 1))) {
+            if (name.endsWith("/package-info")) {
+                continue;
+            }
+            byte[] b = Hierarchy.readBytes(parent, name);
+            if (b == null) {
+                throw new InstrumentationException(name.replace('/', '.'), "", "", "Flow's substitute class is not visible"
+                        + " to the parent class loader");
+            }
+            out.put(name, b);
+        }
+        return out;
+    }
+}

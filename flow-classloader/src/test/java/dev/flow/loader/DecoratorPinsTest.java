@@ -1,0 +1,49 @@
+package dev.flow.loader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.internal.Pins;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * JDK {@code java.io} decorators and owner-based locks made by loaded code do not pin: the fixtures
+ * that read and write through {@code BufferedReader}, {@code InputStreamReader}, {@code BufferedWriter}
+ * and {@code OutputStreamWriter} over a transport's views (also subclasses reading under {@code
+ * synchronized (lock)}), and hold locks across awaits, run as
+ * lenient flows without a single pinned site reported.
+ */
+class DecoratorPinsTest {
+
+    private static final String[] FIXTURES = {
+        "flowtest.conformance.decorators.ReaderBattery",
+        "flowtest.conformance.decorators.WriterBattery",
+        "flowtest.conformance.decorators.ReaderOverView",
+        "flowtest.conformance.decorators.SubclassesLockingLock",
+        "flowtest.conformance.locks.LockHeldAcrossAwait",
+        "flowtest.conformance.locks.ReadWriteLockAcrossAwait",
+        "flowtest.conformance.locks.ConditionSignalledByAnotherFlow",
+    };
+
+    @Test
+    void decoratorsAndLocksOfLoadedCodeReportNoPinnedSite() throws Exception {
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.conformance").build();
+        List<String> before = Pins.warnings();
+        try (FlowScheduler scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).build()) {
+            for (String fixture : FIXTURES) {
+                scheduler.submit(loader.newInstance(Callable.class, fixture)).get(Duration.ofSeconds(20));
+            }
+            TestSupport.awaitIdle(scheduler);
+        }
+        List<String> pinned = new ArrayList<>(Pins.warnings());
+        pinned.removeAll(before);
+        System.out.println("pinned sites reported by the decorator and lock fixtures: " + pinned.size());
+        pinned.forEach(System.out::println);
+        assertEquals(List.of(), pinned, "pinned sites");
+    }
+}

@@ -1,0 +1,35 @@
+package dev.flow.jdk;
+
+/**
+ * The {@code lock} object of Flow's readers and writers: the lock the flow owns that their methods
+ * take, and that an in-scope subclass's {@code synchronized (lock)} blocks take instead of the
+ * monitor (the {@code ContinuationClassLoader} rewrites them), so a flow holding it may suspend. It
+ * is re-entrant, as a monitor is. Thread-safe.
+ */
+public final class FlowMonitor {
+
+    private final OwnedSync sync = new OwnedSync(false);
+
+    FlowMonitor() {
+    }
+
+    /** Takes {@code lock} (a {@link FlowMonitor}) for the current flow or thread, waiting if another holds it. */
+    public static void enter(Object lock) {
+        ((FlowMonitor) lock).take();
+    }
+
+    /** Releases one hold of {@code lock} taken by {@link #enter(Object)}; never throws, as a monitor exit in a handler must not. */
+    public static void exit(Object lock) {
+        ((FlowMonitor) lock).sync.release(OwnedSync.me(), false);
+    }
+
+    /** Takes the lock; returns the owner to pass to {@link #release(Object)}. */
+    Object take() {
+        return sync.enter();
+    }
+
+    /** Releases a hold taken by {@link #take()}. */
+    void release(Object owner) {
+        sync.exit(owner);
+    }
+}
