@@ -8,6 +8,8 @@ import dev.flow.TlsUpgrade;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.spi.AsyncConnector;
+import dev.flow.spi.AsyncSocket;
+import dev.flow.spi.AsyncSocketFactory;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.ReadDeadlines;
@@ -16,6 +18,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.SocketFactory;
 import javax.net.ssl.SSLSession;
 import org.apache.commons.javaflow.api.Continuation;
 
@@ -260,18 +267,143 @@ public final class Awaits {
         f.afterResume();
     }
 
-    /** Replaces {@code Connector.connect()}. */
+    /**
+     * Replaces {@code Connector.connect()}. Where the flow cannot suspend (a constructor, a held monitor)
+     * the wait blocks, reported as a pinned wait; an interrupt then abandons the attempt.
+     */
     public static Transport connect(Connector c) throws IOException {
         if (!(c instanceof AsyncConnector)) {
             return c.connect();
         }
         AsyncConnector a = (AsyncConnector) c;
         Object attempt = a.connectAsync();
-        if (!Waits.isDone(attempt)) {
-            // If the flow cannot suspend, transportOf blocks.
-            suspend(attempt, 0, FlowState.IO);
+        if (!awaitAttempt(attempt, 0, true)) {
+            a.abandon(attempt);
+            throw new InterruptedIOException("interrupted while connecting through " + c);
         }
         return a.transportOf(attempt);
+    }
+
+    /** Replaces {@code Socket.connect(SocketAddress)}. */
+    public static void socketConnect(Socket s, SocketAddress endpoint) throws IOException {
+        if (!(s instanceof AsyncSocket)) {
+            s.connect(endpoint);
+            return;
+        }
+        connect((AsyncSocket) s, endpoint, 0, true);
+    }
+
+    /** Replaces {@code Socket.connect(SocketAddress, int)}. */
+    public static void socketConnect(Socket s, SocketAddress endpoint, int timeoutMillis) throws IOException {
+        if (!(s instanceof AsyncSocket)) {
+            s.connect(endpoint, timeoutMillis);
+            return;
+        }
+        connect((AsyncSocket) s, endpoint, timeoutMillis, true);
+    }
+
+    /**
+     * Connects {@code s} to {@code endpoint} within {@code timeoutMillis} ({@code 0}: none): starts the
+     * attempt, waits for it, finishes it (which throws on failure, timeout or interrupt).
+     *
+     * @param suspend whether the wait may suspend the flow ({@code false}: it blocks the thread, reported
+     *     as a pinned wait inside a flow: an {@link AsyncSocket}'s own {@code connect})
+     */
+    public static void connect(AsyncSocket s, SocketAddress endpoint, int timeoutMillis, boolean suspend)
+            throws IOException {
+        Object attempt = s.connectAsync(endpoint, timeoutMillis);
+        try {
+            awaitAttempt(attempt, TimeUnit.MILLISECONDS.toNanos(timeoutMillis), suspend);
+        } catch (Throwable e) {
+            // A cancelled flow leaves the wait with an exception: the attempt is released, the exception kept.
+            try {
+                s.finishConnect(attempt);
+            } catch (IOException | RuntimeException ignored) {
+                // the wait's own exception is what the caller must see
+            }
+            throw e;
+        }
+        s.finishConnect(attempt);
+    }
+
+    /** Replaces {@code SocketFactory.createSocket(String, int)}. */
+    public static Socket createSocket(SocketFactory f, String host, int port) throws IOException {
+        if (!(f instanceof AsyncSocketFactory)) {
+            return f.createSocket(host, port);
+        }
+        return connected((AsyncSocketFactory) f, socketAddress(host, port), null);
+    }
+
+    /** Replaces {@code SocketFactory.createSocket(InetAddress, int)}. */
+    public static Socket createSocket(SocketFactory f, InetAddress host, int port) throws IOException {
+        if (!(f instanceof AsyncSocketFactory)) {
+            return f.createSocket(host, port);
+        }
+        return connected((AsyncSocketFactory) f, new InetSocketAddress(host, port), null);
+    }
+
+    /** Replaces {@code SocketFactory.createSocket(String, int, InetAddress, int)}. */
+    public static Socket createSocket(SocketFactory f, String host, int port, InetAddress localHost, int localPort)
+            throws IOException {
+        if (!(f instanceof AsyncSocketFactory)) {
+            return f.createSocket(host, port, localHost, localPort);
+        }
+        return connected((AsyncSocketFactory) f, socketAddress(host, port), new InetSocketAddress(localHost, localPort));
+    }
+
+    /** Replaces {@code SocketFactory.createSocket(InetAddress, int, InetAddress, int)}. */
+    public static Socket createSocket(SocketFactory f, InetAddress host, int port, InetAddress localHost, int localPort)
+            throws IOException {
+        if (!(f instanceof AsyncSocketFactory)) {
+            return f.createSocket(host, port, localHost, localPort);
+        }
+        return connected((AsyncSocketFactory) f, new InetSocketAddress(host, port),
+                new InetSocketAddress(localHost, localPort));
+    }
+
+    /** What {@code new Socket(host, port)} connects to: a null host is the loopback address. */
+    private static InetSocketAddress socketAddress(String host, int port) {
+        return host != null ? new InetSocketAddress(host, port) : new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    }
+
+    /** A socket of {@code f}, bound to {@code local} if not null, connected to {@code remote} (suspending); closed on failure. */
+    private static Socket connected(AsyncSocketFactory f, InetSocketAddress remote, InetSocketAddress local)
+            throws IOException {
+        Socket s = f.createSocket();
+        boolean ok = false;
+        try {
+            if (local != null) {
+                s.bind(local);
+            }
+            connect((AsyncSocket) s, remote, 0, true);
+            ok = true;
+            return s;
+        } finally {
+            if (!ok) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * Waits for a connection attempt: suspends if {@code suspend} and the flow can, else blocks the thread
+     * (a pinned wait inside a flow, reported as such).
+     *
+     * @return whether the attempt is done ({@code false}: timed out or interrupted)
+     */
+    private static boolean awaitAttempt(Object attempt, long timeoutNanos, boolean suspend) {
+        if (Waits.isDone(attempt)) {
+            return true;
+        }
+        if (suspend) {
+            int r = suspend(attempt, timeoutNanos, FlowState.IO);
+            if (r >= 0) {
+                return r == 1;
+            }
+        } else {
+            UninstrumentedWaits.onBlockingWait();
+        }
+        return Waits.block(attempt, timeoutNanos);
     }
 
     // ---------------------------------------------------------------- transports

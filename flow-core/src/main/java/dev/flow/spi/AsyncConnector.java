@@ -22,4 +22,11 @@ public interface AsyncConnector extends Connector {
      * @throws IOException if the attempt failed
      */
     Transport transportOf(Object attempt) throws IOException;
+
+    /**
+     * Gives up an attempt that is not done (its wait was interrupted): cancels it, and closes its
+     * connection should it complete anyway. Default: nothing.
+     */
+    default void abandon(Object attempt) {
+    }
 }

@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import javax.net.SocketFactory;
 import javax.net.ssl.SSLContext;
 import java.util.Objects;
 import java.util.WeakHashMap;
@@ -50,6 +51,9 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  * scheduler runs is the (loaded, instrumented) client object and never an uninstrumented lambda around
  * it; in continuation mode a class that is not instrumented is refused with an error naming it.
  *
+ * <p><b>Sockets.</b> {@link #socketFactory()} gives {@code java.net.Socket}s over this connector's
+ * connections, for existing blocking code and client libraries (see {@link FlowSocketFactory}).
+ *
  * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter} (client mode);
  * {@link Builder#filter(String, IoFilter)} adds any MINA filter that passes {@code IoBuffer}s through.
  *
@@ -69,6 +73,7 @@ public final class FlowConnector implements AutoCloseable {
     private final TransportConfig config;
     private final Duration connectTimeout;
     private final int ioProcessors;
+    private final boolean daemon;
     private final Dispatch dispatch;
     private final FlowScheduler dispatchScheduler;
     private final TransportIoHandler handler;
@@ -77,6 +82,8 @@ public final class FlowConnector implements AutoCloseable {
 
     private NioSocketConnector tcp;
     private IoProcessors tcpProcessors;
+    /** The connecting thread's pool of a daemon connector, which MINA does not shut down itself. */
+    private java.util.concurrent.ExecutorService connectThreads;
     private VmPipeConnector vmPipe;
     private boolean closed;
 
@@ -84,6 +91,7 @@ public final class FlowConnector implements AutoCloseable {
         this.config = b.config;
         this.connectTimeout = b.connectTimeout;
         this.ioProcessors = b.ioProcessors;
+        this.daemon = b.daemon;
         this.dispatch = b.dispatch;
         this.dispatchScheduler = b.dispatchScheduler;
         this.filters = new FilterList(b.filters);
@@ -191,13 +199,41 @@ public final class FlowConnector implements AutoCloseable {
     public Transport connect(SocketAddress address) throws IOException {
         ConnectFuture f = connectAsync(address);
         if (!Waits.block(new IoFutureAwaitable(f), 0)) {
-            f.cancel();
-            if (f.isConnected()) {
-                f.getSession().closeNow();
-            }
+            abandon(f);
             throw new InterruptedIOException("interrupted while connecting to " + address);
         }
         return transportOf(f);
+    }
+
+    /** Gives up an attempt: cancels it, and closes its session if it connected (now or later). */
+    static void abandon(ConnectFuture f) {
+        f.cancel();
+        f.addListener(done -> {
+            if (((ConnectFuture) done).isConnected()) {
+                ((ConnectFuture) done).getSession().closeNow();
+            }
+        });
+    }
+
+    /**
+     * Starts a TCP connection from {@code local} (an address and port to bind, port 0 for any) to {@code
+     * remote}; see {@link #connectAsync(SocketAddress)}.
+     */
+    ConnectFuture connectAsync(InetSocketAddress remote, InetSocketAddress local) {
+        ConnectFuture f = local == null ? connectorFor(remote).connect(remote) : connectorFor(remote).connect(remote, local);
+        targets.put(f, remote);
+        return f;
+    }
+
+    /**
+     * Returns a {@link SocketFactory} whose sockets connect over TCP through this connector: their {@code
+     * connect}, reads, writes and flushes are suspension points in code loaded through the {@code
+     * ContinuationClassLoader} and block elsewhere, as do the factory's connecting {@code createSocket}
+     * forms. See {@link FlowSocketFactory} for what the sockets honour. The connections belong to this
+     * connector and are closed by {@link #close()}. Thread-safe.
+     */
+    public SocketFactory socketFactory() {
+        return new FlowSocketFactory(this);
     }
 
     /** The number of connections open right now. */
@@ -247,11 +283,16 @@ public final class FlowConnector implements AutoCloseable {
             c.dispose(true);
         }
         IoProcessors p;
+        java.util.concurrent.ExecutorService connecting;
         synchronized (this) {
             p = tcpProcessors;
+            connecting = connectThreads;
         }
         if (p != null) {
             p.close();
+        }
+        if (connecting != null) {
+            connecting.shutdown();
         }
     }
 
@@ -267,8 +308,15 @@ public final class FlowConnector implements AutoCloseable {
             return vmPipe;
         }
         if (tcp == null) {
-            tcpProcessors = IoProcessors.create(dispatch, dispatchScheduler, ioProcessors, "flow-connector");
-            NioSocketConnector c = new NioSocketConnector(tcpProcessors.pool());
+            String name = daemon ? "flow-connector-daemon" : "flow-connector";
+            tcpProcessors = IoProcessors.create(dispatch, dispatchScheduler, ioProcessors, name, daemon);
+            NioSocketConnector c;
+            if (daemon) {
+                connectThreads = IoProcessors.daemonThreads(name);
+                c = new NioSocketConnector(connectThreads, tcpProcessors.pool());
+            } else {
+                c = new NioSocketConnector(tcpProcessors.pool());
+            }
             c.getSessionConfig().setTcpNoDelay(true);
             tcp = configure(c);
         }
@@ -302,6 +350,7 @@ public final class FlowConnector implements AutoCloseable {
         private TransportConfig config = TransportConfig.DEFAULT;
         private Duration connectTimeout;
         private int ioProcessors;
+        private boolean daemon;
         private Dispatch dispatch = Dispatch.WORKERS;
         private FlowScheduler dispatchScheduler;
         private final FilterList filters = new FilterList();
@@ -376,6 +425,16 @@ public final class FlowConnector implements AutoCloseable {
                 throw new IllegalArgumentException("ioProcessors: " + ioProcessors + " (expected: 1..256)");
             }
             this.ioProcessors = ioProcessors;
+            return this;
+        }
+
+        /**
+         * Whether the connector's MINA threads (I/O processors and the connecting thread) are daemon
+         * threads, named {@code flow-connector-daemon-*}, which do not keep the JVM running while connections
+         * are open; default {@code false}.
+         */
+        public Builder daemonThreads(boolean daemon) {
+            this.daemon = daemon;
             return this;
         }
 

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.CharacterCodingException;
@@ -150,6 +151,8 @@ public final class FlowServer implements AutoCloseable {
     private static final AtomicInteger SERVER_IDS = new AtomicInteger();
     private static final String PEER_EVENTS = "flow-peer-events";
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** What a handler class's constructor may take first: the session's transport, or it as a socket. */
+    private static final Class<?>[] HANDLER_FIRST = {Transport.class, Socket.class};
 
     private final int id;
     private final FlowScheduler scheduler;
@@ -577,7 +580,8 @@ public final class FlowServer implements AutoCloseable {
     // ---------------------------------------------------------------- running handlers
 
     private Object newTask(MinaTransport t) throws Exception {
-        Object task = taskClass != null ? taskClass.newTask(t) : factory.apply(t);
+        Object task = taskClass == null ? factory.apply(t)
+                : taskClass.newTask(taskClass.first() == Socket.class ? FlowSocket.accepted(t) : t);
         if (task == null) {
             throw new NullPointerException("handler factory returned null for " + t);
         }
@@ -904,14 +908,18 @@ public final class FlowServer implements AutoCloseable {
         /**
          * The per-session handler, created by the server: {@code new handlerClass(transport,
          * extraArgs...)} through a public constructor whose first parameter accepts a {@link
-         * Transport}; the class implements {@link Callable} or {@link Runnable}. Checked here (class
+         * Transport}, or else {@code new handlerClass(socket, extraArgs...)} through one whose first
+         * parameter accepts a {@link Socket}: the session as a connected {@code java.net.Socket} (see {@link
+         * FlowSocketFactory} for its semantics; its {@code soTimeout} starts as the configuration's read
+         * timeout), so that a thread-per-connection handler written against sockets runs unchanged (TCP
+         * only: {@link #start} refuses an in-VM address). The class implements {@link Callable} or {@link Runnable}. Checked here (class
          * and constructor) and at {@link #start} (in continuation mode the class must be
          * instrumented). The extra arguments are shared by all sessions. Replaces any other handler.
          *
          * @throws IllegalArgumentException naming the class if it has no such constructor
          */
         public Builder handler(Class<?> handlerClass, Object... extraArgs) {
-            this.taskClass = TaskClass.of(handlerClass, Transport.class, extraArgs);
+            this.taskClass = TaskClass.of(handlerClass, HANDLER_FIRST, extraArgs);
             this.factory = null;
             return this;
         }
@@ -924,7 +932,7 @@ public final class FlowServer implements AutoCloseable {
          * @throws IllegalArgumentException if the class cannot be loaded or has no such constructor
          */
         public Builder handler(ClassLoader loader, String className, Object... extraArgs) {
-            this.taskClass = TaskClass.load(loader, className, Transport.class, extraArgs);
+            this.taskClass = TaskClass.load(loader, className, HANDLER_FIRST, extraArgs);
             this.factory = null;
             return this;
         }
@@ -1085,6 +1093,10 @@ public final class FlowServer implements AutoCloseable {
             }
             if (factory == null && taskClass == null) {
                 throw new IllegalStateException("handler: null (expected: set with handler(...) or runnableHandler(...))");
+            }
+            if (taskClass != null && taskClass.first() == Socket.class && address instanceof VmPipeAddress) {
+                throw new IllegalStateException("handler class: " + taskClass.type().getName() + " takes a Socket"
+                        + " (expected: a TCP address to start on, not " + address + ")");
             }
             if (taskClass != null && scheduler != null && TaskClass.suspends(scheduler) && !taskClass.instrumented()) {
                 throw TaskClass.notInstrumented(taskClass.type(), "handler class");

@@ -45,9 +45,16 @@ final class IoProcessors implements AutoCloseable {
      * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} only).
      */
     static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name) {
+        return create(dispatch, scheduler, count, name, false);
+    }
+
+    /** Like {@link #create(Dispatch, FlowScheduler, int, String)}; with {@code daemon}, the threads are daemon threads. */
+    static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name, boolean daemon) {
         int n = count > 0 ? count : FlowNioProcessors.DEFAULT_SIZE;
         ThreadPoolExecutor threads;
-        if (dispatch != Dispatch.IO_THREADS) {
+        if (dispatch != Dispatch.IO_THREADS && daemon) {
+            threads = daemonThreads(name + "-io");
+        } else if (dispatch != Dispatch.IO_THREADS) {
             // What MINA's pool creates for itself when given no executor.
             threads = (ThreadPoolExecutor) Executors.newCachedThreadPool();
         } else {
@@ -62,6 +69,16 @@ final class IoProcessors implements AutoCloseable {
             threads.shutdownNow();
             throw e;
         }
+    }
+
+    /** A cached thread pool of daemon threads named {@code name-N}. */
+    static ThreadPoolExecutor daemonThreads(String name) {
+        AtomicLong ids = new AtomicLong();
+        return (ThreadPoolExecutor) Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, name + "-" + ids.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** An executor that runs each processor loop on {@code threads}, again after an {@link OutOfMemoryError}. */

@@ -46,6 +46,14 @@ final class MinaConnector implements AsyncConnector {
         throw new IllegalArgumentException("attempt: " + attempt + " (expected: a value returned by connectAsync())");
     }
 
+    /** Cancels the attempt, and closes its session if it connected anyway. */
+    @Override
+    public void abandon(Object attempt) {
+        if (attempt instanceof IoFutureAwaitable && ((IoFutureAwaitable) attempt).future() instanceof ConnectFuture) {
+            FlowConnector.abandon((ConnectFuture) ((IoFutureAwaitable) attempt).future());
+        }
+    }
+
     @Override
     public String toString() {
         return "Connector[" + address + "]";

@@ -24,11 +24,14 @@ final class TaskClass {
     private final Class<?> type;
     private final Constructor<?> constructor;
     private final Object[] extra;
+    /** The per-flow value's type the constructor was resolved for. */
+    private final Class<?> first;
 
-    private TaskClass(Class<?> type, Constructor<?> constructor, Object[] extra) {
+    private TaskClass(Class<?> type, Constructor<?> constructor, Object[] extra, Class<?> first) {
         this.type = type;
         this.constructor = constructor;
         this.extra = extra;
+        this.first = first;
     }
 
     /**
@@ -39,6 +42,14 @@ final class TaskClass {
      *     the class is neither a {@link Callable} nor a {@link Runnable}
      */
     static TaskClass of(Class<?> type, Class<?> first, Object... extra) {
+        return of(type, new Class<?>[] {first}, extra);
+    }
+
+    /**
+     * Like {@link #of(Class, Class, Object...)}, for a first parameter accepting any of {@code firsts}, tried
+     * in order; {@link #first()} tells which one was found.
+     */
+    static TaskClass of(Class<?> type, Class<?>[] firsts, Object... extra) {
         Objects.requireNonNull(type, "handler class");
         Object[] args = extra.clone();
         if (!Callable.class.isAssignableFrom(type) && !Runnable.class.isAssignableFrom(type)) {
@@ -48,18 +59,28 @@ final class TaskClass {
         if (!Modifier.isPublic(type.getModifiers()) || Modifier.isAbstract(type.getModifiers())) {
             throw new IllegalArgumentException("handler class: " + type.getName() + " (expected: a public concrete class)");
         }
-        for (Constructor<?> k : type.getConstructors()) {
-            Class<?>[] p = k.getParameterTypes();
-            if (p.length == args.length + 1 && p[0].isAssignableFrom(first) && matches(p, args)) {
-                return new TaskClass(type, k, args);
+        StringBuilder expected = new StringBuilder();
+        for (Class<?> first : firsts) {
+            for (Constructor<?> k : type.getConstructors()) {
+                Class<?>[] p = k.getParameterTypes();
+                if (p.length == args.length + 1 && p[0].isAssignableFrom(first) && matches(p, args)) {
+                    return new TaskClass(type, k, args, first);
+                }
             }
+            expected.append(expected.length() == 0 ? "" : " or ").append('(').append(first.getSimpleName())
+                    .append(argTypes(args)).append(')');
         }
-        throw new IllegalArgumentException("handler class: " + type.getName() + " (expected: a public constructor ("
-                + first.getSimpleName() + argTypes(args) + "))");
+        throw new IllegalArgumentException("handler class: " + type.getName() + " (expected: a public constructor "
+                + expected + ")");
+    }
+
+    /** The type of the per-flow value {@link #newTask} takes. */
+    Class<?> first() {
+        return first;
     }
 
     /** Loads {@code className} through {@code loader} (instrumenting it if the loader does) and resolves it. */
-    static TaskClass load(ClassLoader loader, String className, Class<?> first, Object... extra) {
+    static TaskClass load(ClassLoader loader, String className, Class<?>[] first, Object... extra) {
         Objects.requireNonNull(loader, "loader");
         Objects.requireNonNull(className, "className");
         try {

@@ -109,7 +109,7 @@ class FlowServerHandlerTest {
     void aHandlerClassWithoutASuitableConstructorIsRefusedByTheBuilder() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> FlowServer.builder().handler(LENIENT, "flowtest.mina.LineEcho"));
-        assertEquals("handler class: flowtest.mina.LineEcho (expected: a public constructor (Transport))",
+        assertEquals("handler class: flowtest.mina.LineEcho (expected: a public constructor (Transport) or (Socket))",
                 e.getMessage());
         IllegalArgumentException notATask = assertThrows(IllegalArgumentException.class,
                 () -> FlowServer.builder().handler(String.class));

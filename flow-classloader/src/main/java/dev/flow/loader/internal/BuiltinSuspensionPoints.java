@@ -52,6 +52,7 @@ public final class BuiltinSuspensionPoints {
         stream(p, "java/io/OutputStream", "flush", "()V", "outputFlush");
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
                 AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
+        sockets(p);
         p.add(SuspensionPoint.awaitReceiverInterruptibly("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
         p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get",
                 "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
@@ -129,6 +130,28 @@ public final class BuiltinSuspensionPoints {
         instance(p, "java/util/concurrent/TimeUnit", "timedJoin", "(Ljava/lang/Thread;J)V");
         instance(p, "java/lang/Process", "waitFor", "()I");
         instance(p, "java/lang/Process", "waitFor", "(J" + UNIT + ")Z");
+    }
+
+    private static final String SOCKET = "java/net/Socket";
+    private static final String SOCKET_FACTORY = "javax/net/SocketFactory";
+
+    /**
+     * {@code Socket.connect} and the connecting {@code SocketFactory.createSocket} forms: they suspend for
+     * an {@code AsyncSocket} (a Flow socket) and its factory, and make the plain call for any other.
+     */
+    private static void sockets(List<SuspensionPoint> p) {
+        p.add(SuspensionPoint.replaceWithStatic(SOCKET, "connect", "(Ljava/net/SocketAddress;)V",
+                AWAITS, "socketConnect", "(L" + SOCKET + ";Ljava/net/SocketAddress;)V"));
+        p.add(SuspensionPoint.replaceWithStatic(SOCKET, "connect", "(Ljava/net/SocketAddress;I)V",
+                AWAITS, "socketConnect", "(L" + SOCKET + ";Ljava/net/SocketAddress;I)V"));
+        for (String host : new String[] {"Ljava/lang/String;", "Ljava/net/InetAddress;"}) {
+            String to = "(" + host + "I)Ljava/net/Socket;";
+            String from = "(" + host + "ILjava/net/InetAddress;I)Ljava/net/Socket;";
+            p.add(SuspensionPoint.replaceWithStatic(SOCKET_FACTORY, "createSocket", to,
+                    AWAITS, "createSocket", "(L" + SOCKET_FACTORY + ";" + to.substring(1)));
+            p.add(SuspensionPoint.replaceWithStatic(SOCKET_FACTORY, "createSocket", from,
+                    AWAITS, "createSocket", "(L" + SOCKET_FACTORY + ";" + from.substring(1)));
+        }
     }
 
     /** An instance method replaced by the {@code PrimitiveAwaits} method of the same name taking the receiver first. */

@@ -1,0 +1,256 @@
+package dev.flow.mina;
+
+import dev.flow.LineTerminator;
+import dev.flow.TransportConfig;
+import dev.flow.internal.Awaits;
+import dev.flow.spi.AsyncTransport;
+import dev.flow.spi.Awaitable;
+import dev.flow.spi.ByteScanner;
+import dev.flow.spi.ReadDeadlines;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import org.apache.mina.core.session.IoSession;
+
+/**
+ * The transport behind a {@link FlowSocket}'s streams: its {@link MinaTransport} with the socket's state on
+ * top. The read timeout is the socket's {@code soTimeout} (set at any time); reads of a closed socket throw
+ * the JDK's {@code SocketException("Socket closed")}, reads after {@code shutdownInput()} return end of
+ * stream; writes of a closed socket, or after {@code shutdownOutput()}, throw. Everything else is the
+ * MINA transport's.
+ *
+ * <p><b>Threads.</b> Used by one thread or flow at a time, like the socket; {@link #closeConnection()} from any.
+ */
+final class SocketTransport implements AsyncTransport {
+
+    private final FlowSocket socket;
+    private final MinaTransport t;
+    /** {@link MinaTransport#config()} with the socket's read timeout. */
+    private volatile TransportConfig config;
+
+    SocketTransport(FlowSocket socket, MinaTransport t) {
+        this.socket = socket;
+        this.t = t;
+        this.config = t.config();
+    }
+
+    /** Sets the read timeout, {@code 0} for none. */
+    void soTimeout(int millis) {
+        config = t.config().toBuilder().readTimeout(Duration.ofMillis(millis)).build();
+    }
+
+    IoSession session() {
+        return t.session();
+    }
+
+    /** Drops the input buffered so far (after {@code shutdownInput()}). */
+    void discardInput() throws IOException {
+        int n = t.available();
+        if (n > 0) {
+            t.pollSkip(n);
+        }
+    }
+
+    /** Runs {@code action} once every write accepted so far has been written (at once if none is pending). */
+    void afterWrites(Runnable action) throws IOException {
+        t.flushAsync().whenDone(action);
+    }
+
+    /** Closes the MINA transport; the bytes already written still go out. */
+    void closeConnection() {
+        t.close();
+    }
+
+    @Override
+    public TransportConfig config() {
+        return config;
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return t.remoteAddress();
+    }
+
+    // ---------------------------------------------------------------- blocking API (plain threads, JDK decorators)
+
+    @Override
+    public String readLine() throws IOException {
+        TransportConfig c = config;
+        return Awaits.readLine(this, c.lineTerminator(), c.maxLineLength(), false);
+    }
+
+    @Override
+    public String readLine(LineTerminator terminator, int maxLength) throws IOException {
+        return Awaits.readLine(this, terminator, maxLength, false);
+    }
+
+    @Override
+    public int read(byte[] dst, int off, int len) throws IOException {
+        return Awaits.read(this, dst, off, len, false);
+    }
+
+    @Override
+    public void readFully(byte[] dst, int off, int len) throws IOException {
+        Awaits.readFully(this, dst, off, len, false);
+    }
+
+    @Override
+    public byte[] readFully(int n) throws IOException {
+        return Awaits.readFully(this, n, false);
+    }
+
+    @Override
+    public void skip(long n) throws IOException {
+        Awaits.skip(this, n, false);
+    }
+
+    @Override
+    public int available() {
+        return socket.isClosed() || socket.isInputShutdown() ? 0 : t.available();
+    }
+
+    @Override
+    public void endRequest() {
+        t.endRequest();
+    }
+
+    @Override
+    public void writeLine(String line) throws IOException {
+        Awaits.awaitWrite(this, writeLineAsync(line), false);
+    }
+
+    @Override
+    public void write(byte[] src, int off, int len) throws IOException {
+        Awaits.awaitWrite(this, writeAsync(src, off, len), false);
+    }
+
+    @Override
+    public void writeText(String text) throws IOException {
+        Awaits.awaitWrite(this, writeTextAsync(text), false);
+    }
+
+    @Override
+    public void flush() throws IOException {
+        Awaits.awaitWrite(this, flushAsync(), false);
+    }
+
+    /** Closes the socket, as closing a JDK socket's stream does. */
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    // ---------------------------------------------------------------- non-blocking primitives
+
+    @Override
+    public String pollLine(LineTerminator terminator, int maxLength) throws IOException {
+        socket.checkReadable();
+        if (socket.isInputShutdown()) {
+            return null;
+        }
+        return t.pollLine(terminator, maxLength);
+    }
+
+    @Override
+    public int pollRead(byte[] dst, int off, int len) throws IOException {
+        socket.checkReadable();
+        if (socket.isInputShutdown()) {
+            java.util.Objects.checkFromIndexSize(off, len, dst.length);
+            return len > 0 ? -1 : 0;
+        }
+        return t.pollRead(dst, off, len);
+    }
+
+    @Override
+    public long pollSkip(long n) throws IOException {
+        socket.checkReadable();
+        if (socket.isInputShutdown()) {
+            return n > 0 ? -1 : 0;
+        }
+        return t.pollSkip(n);
+    }
+
+    @Override
+    public int pollScan(ByteScanner scanner) throws IOException {
+        socket.checkReadable();
+        if (socket.isInputShutdown()) {
+            return -1;
+        }
+        return t.pollScan(scanner);
+    }
+
+    @Override
+    public ReadDeadlines readDeadlines() {
+        return t.readDeadlines();
+    }
+
+    @Override
+    public boolean isInputClosed() {
+        return socket.isClosed() || socket.isInputShutdown() || t.isInputClosed();
+    }
+
+    @Override
+    public Awaitable inputReady() {
+        return socket.isClosed() || socket.isInputShutdown() ? Signal.DONE : t.inputReady();
+    }
+
+    @Override
+    public void reserveInputMemory(long bytes, long declared) throws IOException {
+        t.reserveInputMemory(bytes, declared);
+    }
+
+    @Override
+    public void releaseInputMemory(long bytes) {
+        t.releaseInputMemory(bytes);
+    }
+
+    @Override
+    public Awaitable writeLineAsync(String line) throws IOException {
+        socket.checkWritable();
+        return t.writeLineAsync(line);
+    }
+
+    @Override
+    public Awaitable writeAsync(byte[] src, int off, int len) throws IOException {
+        socket.checkWritable();
+        return t.writeAsync(src, off, len);
+    }
+
+    @Override
+    public Awaitable writeTextAsync(String text) throws IOException {
+        socket.checkWritable();
+        return t.writeTextAsync(text);
+    }
+
+    @Override
+    public Awaitable flushAsync() throws IOException {
+        socket.checkReadable();
+        return t.flushAsync();
+    }
+
+    @Override
+    public void checkWrite(Awaitable write) throws IOException {
+        t.checkWrite(write);
+    }
+
+    @Override
+    public long requestNanosLeft() {
+        return t.requestNanosLeft();
+    }
+
+    @Override
+    public SocketTimeoutException requestTimedOut() {
+        return t.requestTimedOut();
+    }
+
+    @Override
+    public IOException writeTimedOut(Duration timeout) {
+        return t.writeTimedOut(timeout);
+    }
+
+    @Override
+    public String toString() {
+        return "SocketTransport[" + socket + "]";
+    }
+}

@@ -1,0 +1,208 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import javax.net.SocketFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The socket contract of {@link FlowSocketFactory}'s sockets: each scenario of {@code flowtest.mina.SocketOps}
+ * (plain {@code java.net.Socket} code) runs on a plain thread loaded normally (sync) and as a flow loaded
+ * through a strict loader (continuation), against a JDK peer; the transcripts are identical, and what they
+ * show is the JDK socket's behaviour.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FlowSocketTest {
+
+    private static final ContinuationClassLoader STRICT = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+
+    private static ServerSocket server;
+    private static Thread acceptor;
+
+    private final FlowScheduler scheduler = FlowScheduler.builder()
+            .workers(1).policy(SuspendPolicy.immediately()).name("flow-socket-test").build();
+    private final FlowConnector connector = FlowConnector.builder().ioProcessors(1).build();
+
+    /** A JDK thread-per-connection peer; the first line of a connection chooses what it does. */
+    @BeforeAll
+    static void startPeer() throws IOException {
+        server = new ServerSocket(0, 50, Pairs.LOOPBACK);
+        acceptor = new Thread(() -> {
+            while (!server.isClosed()) {
+                try {
+                    Socket s = server.accept();
+                    Thread t = new Thread(() -> serve(s), "socket-test-peer");
+                    t.setDaemon(true);
+                    t.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }, "socket-test-acceptor");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    @AfterAll
+    static void stopPeer() throws Exception {
+        server.close();
+        acceptor.join(5000);
+    }
+
+    private static void serve(Socket s) {
+        try (s) {
+            s.setSoTimeout(10_000);
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+            OutputStream raw = s.getOutputStream();
+            PrintStream out = new PrintStream(raw, true, StandardCharsets.US_ASCII);
+            String mode = in.readLine();
+            if ("late".equals(mode)) {
+                String go = in.readLine();
+                out.print("late after " + go + "\n");
+            } else if ("count".equals(mode)) {
+                int n = 0;
+                while (in.read() >= 0) {
+                    n++;
+                }
+                out.print(n + " bytes\n");
+            } else if ("echo".equals(mode)) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    out.print(line + "\n");
+                }
+            }
+        } catch (IOException e) {
+            // the client went away: nothing to answer
+        }
+    }
+
+    @AfterEach
+    void release() throws Exception {
+        Teardown.closeAll(connector, List.of(), scheduler);
+    }
+
+    private InetSocketAddress address() {
+        return new InetSocketAddress(Pairs.LOOPBACK, server.getLocalPort());
+    }
+
+    private String sync(String op, InetSocketAddress to) throws Exception {
+        return new flowtest.mina.SocketOps(op, connector.socketFactory(), to).call();
+    }
+
+    private String continuation(String op, InetSocketAddress to) throws Exception {
+        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.SocketOps", op, connector.socketFactory(), to);
+        FlowHandle<?> h = scheduler.submit(task);
+        return (String) h.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    }
+
+    private static final String[] EXPECTED = {
+        "echo", "false false true true true true line 0;line 1;line 2; true",
+        "createSocket", "true hi",
+        "soTimeout", "200 timed out;late after go",
+        "shutdownOutput", "true 5 bytes -1 [SocketException: Socket output is shutdown] "
+                + "[SocketException: Socket output is already shutdown]",
+        "shutdownInput", "x true -1 -1 [SocketException: Socket input is shutdown] ",
+        "options", "false true 3 true true false -1 true [SocketException: SO_OOBINLINE: true (expected: false; Flow "
+                + "sockets do not receive urgent data)] [SocketException: sendUrgentData: not supported (Flow sockets "
+                + "send no TCP urgent data)] [IllegalArgumentException: timeout can't be negative] ok",
+        "closed", "true true [SocketException: Socket is closed] [SocketException: Socket is closed] "
+                + "[SocketException: Socket is closed] [SocketException: Socket is closed] "
+                + "[SocketException: Socket is closed] [SocketException: Socket closed] [SocketException: Socket closed]",
+    };
+
+    private static String expected(String op) {
+        for (int i = 0; i < EXPECTED.length; i += 2) {
+            if (EXPECTED[i].equals(op)) {
+                return EXPECTED[i + 1];
+            }
+        }
+        throw new IllegalArgumentException(op);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownInput", "options", "closed"})
+    void aSocketScenarioGivesTheSameTranscriptInSyncAndContinuationMode(String op) throws Exception {
+        assertEquals(expected(op), sync(op, address()), "sync");
+        long resumedBefore = scheduler.stats().resumed();
+        assertEquals(expected(op), continuation(op, address()), "continuation");
+        if (!op.equals("closed")) {
+            assertTrue(scheduler.stats().resumed() > resumedBefore, "the flow suspended: " + scheduler.stats());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "continuation"})
+    void connectingToAPortNobodyListensOnThrowsConnectExceptionAndClosesTheSocket(String mode) throws Exception {
+        InetSocketAddress closed;
+        try (ServerSocket s = new ServerSocket(0, 1, Pairs.LOOPBACK)) {
+            closed = new InetSocketAddress(Pairs.LOOPBACK, s.getLocalPort());
+        }
+        String got = mode.equals("sync") ? sync("refused", closed) : continuation("refused", closed);
+        assertEquals("[ConnectException: cannot connect to " + closed + ": Connection refused] true", got);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "continuation"})
+    void aConnectTimeoutThatExpiresThrowsConnectTimedOutAndClosesTheSocket(String mode) throws Exception {
+        // A listener that never accepts, its accept queue full: the kernel drops further connection requests.
+        List<Socket> filling = new java.util.ArrayList<>();
+        try (ServerSocket full = new ServerSocket(0, 1, Pairs.LOOPBACK)) {
+            InetSocketAddress to = new InetSocketAddress(Pairs.LOOPBACK, full.getLocalPort());
+            for (int i = 0; i < 3; i++) {
+                Socket s = new Socket();
+                filling.add(s);
+                try {
+                    s.connect(to, 200);
+                } catch (java.net.SocketTimeoutException e) {
+                    break;
+                }
+            }
+            String got = mode.equals("sync") ? sync("connectTimeout", to) : continuation("connectTimeout", to);
+            assertEquals("[SocketTimeoutException: Connect timed out] true", got);
+        } finally {
+            for (Socket s : filling) {
+                s.close();
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void theNoArgFactoryConnectsThroughADefaultConnectorThatDoesNotKeepTheJvmRunning() throws Exception {
+        SocketFactory byName = (SocketFactory) Class.forName("dev.flow.mina.FlowSocketFactory").getConstructor().newInstance();
+        assertEquals("true hi", new flowtest.mina.SocketOps("createSocket", byName, address()).call());
+        String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
+                DefaultFactoryProcess.class.getName()).redirectErrorStream(true).start();
+        boolean exited = p.waitFor(25, TimeUnit.SECONDS);
+        if (!exited) {
+            p.destroyForcibly().waitFor();
+        }
+        assertTrue(exited, "the JVM exits with a connection of the default connector open");
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertEquals(0, p.exitValue(), output);
+        assertEquals("connected hi", output);
+    }
+}

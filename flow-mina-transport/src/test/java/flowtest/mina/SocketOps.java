@@ -1,0 +1,189 @@
+package flowtest.mina;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import javax.net.SocketFactory;
+
+/**
+ * Plain blocking {@link Socket} code for the socket contract: each scenario returns a transcript of what it
+ * saw, which must be the same loaded normally and loaded through the loader. The peer answers by the first
+ * line a connection sends (see {@code FlowSocketTest}).
+ */
+public class SocketOps implements Callable<String> {
+    private final String op;
+    private final SocketFactory factory;
+    private final InetSocketAddress address;
+
+    public SocketOps(String op, SocketFactory factory, InetSocketAddress address) {
+        this.op = op;
+        this.factory = factory;
+        this.address = address;
+    }
+
+    @Override
+    public String call() throws Exception {
+        StringBuilder log = new StringBuilder();
+        switch (op) {
+            case "echo": {
+                Socket s = factory.createSocket();
+                log.append(s.isConnected()).append(' ').append(s.isBound()).append(' ');
+                s.connect(address, 5000);
+                try (s) {
+                    log.append(s.isConnected()).append(' ').append(s.getPort() == address.getPort())
+                            .append(' ').append(s.getInetAddress().equals(address.getAddress()))
+                            .append(' ').append(s.getLocalPort() > 0).append(' ');
+                    writeLine(s.getOutputStream(), "echo");
+                    for (int i = 0; i < 3; i++) {
+                        writeLine(s.getOutputStream(), "line " + i);
+                        log.append(readLine(s.getInputStream())).append(';');
+                    }
+                }
+                log.append(' ').append(s.isClosed());
+                return log.toString();
+            }
+            case "createSocket": {
+                try (Socket s = factory.createSocket(address.getHostString(), address.getPort())) {
+                    writeLine(s.getOutputStream(), "echo");
+                    writeLine(s.getOutputStream(), "hi");
+                    return s.isConnected() + " " + readLine(s.getInputStream());
+                }
+            }
+            case "soTimeout": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    s.setSoTimeout(200);
+                    log.append(s.getSoTimeout()).append(' ');
+                    writeLine(s.getOutputStream(), "late");
+                    InputStream in = s.getInputStream();
+                    try {
+                        in.read();
+                        log.append("no timeout");
+                    } catch (SocketTimeoutException e) {
+                        log.append("timed out;");
+                    }
+                    s.setSoTimeout(0);
+                    writeLine(s.getOutputStream(), "go");
+                    log.append(readLine(in));
+                }
+                return log.toString();
+            }
+            case "shutdownOutput": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    OutputStream out = s.getOutputStream();
+                    writeLine(out, "count");
+                    out.write("abcde".getBytes(StandardCharsets.US_ASCII));
+                    s.shutdownOutput();
+                    log.append(s.isOutputShutdown()).append(' ').append(readLine(s.getInputStream())).append(' ')
+                            .append(s.getInputStream().read()).append(' ');
+                    log.append(message(() -> out.write(1))).append(' ');
+                    log.append(message(s::shutdownOutput));
+                }
+                return log.toString();
+            }
+            case "shutdownInput": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    InputStream in = s.getInputStream();
+                    writeLine(s.getOutputStream(), "echo");
+                    writeLine(s.getOutputStream(), "x");
+                    log.append(readLine(in)).append(' ');
+                    s.shutdownInput();
+                    log.append(s.isInputShutdown()).append(' ').append(in.read()).append(' ')
+                            .append(in.read(new byte[4], 0, 4)).append(' ');
+                    log.append(message(s::getInputStream)).append(' ');
+                    writeLine(s.getOutputStream(), "still writing");
+                }
+                return log.toString();
+            }
+            case "options": {
+                Socket s = factory.createSocket();
+                s.setTcpNoDelay(false);
+                s.setKeepAlive(true);
+                s.setSoLinger(true, 3);
+                s.setReceiveBufferSize(32768);
+                s.connect(address);
+                try (s) {
+                    log.append(s.getTcpNoDelay()).append(' ').append(s.getKeepAlive()).append(' ')
+                            .append(s.getSoLinger()).append(' ').append(s.getReceiveBufferSize() > 0).append(' ');
+                    s.setTcpNoDelay(true);
+                    s.setOption(StandardSocketOptions.SO_KEEPALIVE, false);
+                    s.setSoLinger(false, 0);
+                    s.setSendBufferSize(65536);
+                    log.append(s.getTcpNoDelay()).append(' ').append(s.getKeepAlive()).append(' ')
+                            .append(s.getSoLinger()).append(' ').append(s.getSendBufferSize() > 0).append(' ');
+                    log.append(message(() -> s.setOOBInline(true))).append(' ');
+                    log.append(message(() -> s.sendUrgentData(1))).append(' ');
+                    log.append(message(() -> s.setSoTimeout(-1))).append(' ');
+                    writeLine(s.getOutputStream(), "echo");
+                    writeLine(s.getOutputStream(), "ok");
+                    log.append(readLine(s.getInputStream()));
+                }
+                return log.toString();
+            }
+            case "closed": {
+                Socket s = factory.createSocket(address.getAddress(), address.getPort());
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream();
+                s.close();
+                s.close();
+                log.append(s.isClosed()).append(' ').append(s.isConnected()).append(' ');
+                log.append(message(s::getInputStream)).append(' ');
+                log.append(message(s::getOutputStream)).append(' ');
+                log.append(message(() -> s.setSoTimeout(1))).append(' ');
+                log.append(message(() -> s.setTcpNoDelay(true))).append(' ');
+                log.append(message(() -> s.connect(address))).append(' ');
+                log.append(message(in::read)).append(' ');
+                log.append(message(() -> out.write(1)));
+                return log.toString();
+            }
+            case "refused": {
+                Socket s = factory.createSocket();
+                log.append(message(() -> s.connect(address, 5000))).append(' ').append(s.isClosed());
+                return log.toString();
+            }
+            case "connectTimeout": {
+                Socket s = factory.createSocket();
+                log.append(message(() -> s.connect(address, 200))).append(' ').append(s.isClosed());
+                return log.toString();
+            }
+            default:
+                throw new IllegalArgumentException("op: " + op);
+        }
+    }
+
+    private static void writeLine(OutputStream out, String line) throws IOException {
+        out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                return b.length() == 0 ? null : b.toString();
+            }
+            b.append((char) c);
+        }
+        return b.toString();
+    }
+
+    /** What {@code call} throws: its type and message, or "none". */
+    private static String message(IoCall call) {
+        try {
+            call.run();
+            return "none";
+        } catch (Exception e) {
+            return "[" + e.getClass().getSimpleName() + ": " + e.getMessage() + "]";
+        }
+    }
+
+    /** A call that may throw. */
+    public interface IoCall {
+        void run() throws Exception;
+    }
+}
