@@ -753,8 +753,10 @@ public abstract class TransportContractTest {
                 () -> readLineBytes(access, c, LineTerminator.CRLF, 4));
         assertEquals(4, e.limit());
         assertEquals(6, e.length());
-        assertThrows(LineTooLongException.class, () -> read(access, c, new byte[1], 0, 1),
+        assertEquals("line length: 6 (expected: <= maxBytes 4)", e.getMessage(), "names the limit in bytes");
+        LineTooLongException later = assertThrows(LineTooLongException.class, () -> read(access, c, new byte[1], 0, 1),
                 "after a line too long the input cannot be trusted");
+        assertEquals(e.getMessage(), later.getMessage());
     }
 
     @ParameterizedTest
@@ -765,6 +767,7 @@ public abstract class TransportContractTest {
         LineTooLongException e = assertThrows(LineTooLongException.class,
                 () -> readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 8));
         assertEquals(8, e.limit());
+        assertEquals("line length: 10 (expected: <= maxBytes 8)", e.getMessage());
     }
 
     @ParameterizedTest

@@ -74,7 +74,7 @@ public final class LineScanner implements ByteScanner {
 
     private void check(long content) throws LineTooLongException {
         if (content > maxBytes) {
-            throw new LineTooLongException(content, maxBytes);
+            throw new LineTooLongException(content, maxBytes, "maxBytes");
         }
     }
 }

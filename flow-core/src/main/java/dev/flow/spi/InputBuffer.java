@@ -217,7 +217,7 @@ public final class InputBuffer {
 
     private void checkNotFailed() throws LineTooLongException {
         if (tooLong != null) {
-            throw new LineTooLongException(tooLong.length(), tooLong.limit());
+            throw new LineTooLongException(tooLong.length(), tooLong.limit(), tooLong.limitName());
         }
     }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.Connector;
+import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.SuspendPolicy;
 import dev.flow.TlsUpgrade;
@@ -17,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
@@ -24,7 +27,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -40,7 +46,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * In-band TLS upgrades ({@link Transport#startTls}, STARTTLS): a {@link FlowServer} running {@code
  * flowtest.mina.StartTlsEcho} in each mode against a plain socket that the JDK's TLS client takes over
  * after the go-ahead, and a {@link FlowConnector} transport that upgrades as a client; the injection case
- * (plain text pipelined after the command), and every refusal.
+ * (plain text pipelined after the command), and every refusal. The client side runs {@code
+ * flowtest.mina.StartTlsClient} on a plain thread and as a flow against the JDK's TLS server.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsUpgradeTest {
@@ -384,5 +391,76 @@ class TlsUpgradeTest {
             assertThrows(IOException.class, () -> t.writeLine("after"), "the session is closed");
         }
         Conditions.await("the server session to end", () -> server.stats().completed() == 1, () -> server.stats().toString());
+    }
+
+    /**
+     * A STARTTLS server on its own thread, over the JDK's TLS server: reads "STARTTLS", sends the
+     * go-ahead, waits until the client's ClientHello has arrived and runs {@code beforeHandshake} (the
+     * client is then inside {@code startTls}, waiting for the server), handshakes, echoes lines until
+     * "quit", answers "bye" and closes. Gives the negotiated protocol.
+     */
+    private static Future<String> jdkStartTlsServer(ServerSocket listener, Runnable beforeHandshake) {
+        FutureTask<String> task = new FutureTask<>(() -> {
+            try (Socket plain = listener.accept()) {
+                plain.setSoTimeout(20_000);
+                assertEquals("STARTTLS", readLine(plain.getInputStream()));
+                plain.getOutputStream().write((GO_AHEAD + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                Conditions.await("the client's ClientHello to arrive", () -> available(plain) > 0);
+                beforeHandshake.run();
+                try (SSLSocket s = (SSLSocket) TestTls.serverContext().getSocketFactory()
+                        .createSocket(plain, null, plain.getPort(), false)) {
+                    s.setUseClientMode(false);
+                    s.startHandshake();
+                    String line;
+                    while (!"quit".equals(line = readLine(s.getInputStream()))) {
+                        send(s, line + "\n");
+                    }
+                    send(s, "bye\n");
+                    return s.getSession().getProtocol();
+                }
+            }
+        });
+        Thread t = new Thread(task, "jdk-starttls-server");
+        t.setDaemon(true);
+        t.start();
+        return task;
+    }
+
+    private static int available(Socket s) {
+        try {
+            return s.getInputStream().available();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Test
+    void aClientFlowSuspendsDuringTheHandshakeAndSeesWhatAPlainThreadSees() throws Exception {
+        List<String> lines = List.of("first inside", "second inside");
+        try (ServerSocket listener = new ServerSocket(0, 2, Pairs.LOOPBACK);
+             FlowConnector connector = FlowConnector.builder().ioProcessors(1)
+                     .config(TransportConfig.builder().readTimeout(Duration.ofSeconds(20)).build()).build()) {
+            TlsUpgrade upgrade = TlsUpgrade.client(TestTls.clientContext()).peer("localhost", listener.getLocalPort()).build();
+            Connector target = connector.connector(listener.getLocalSocketAddress());
+
+            Future<String> first = jdkStartTlsServer(listener, () -> { });
+            List<String> onThread = new flowtest.mina.StartTlsClient(target, upgrade, lines).call();
+            String protocol = first.get(20, TimeUnit.SECONDS);
+            assertEquals(List.of(GO_AHEAD, "tls " + protocol + " true", "first inside", "second inside", "bye", "null"),
+                    onThread);
+
+            scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("tls-client").build();
+            ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.mina").strict(true).build();
+            Future<String> second = jdkStartTlsServer(listener, () -> Conditions.await(
+                    "the client flow to suspend in startTls", () -> scheduler.stats().suspended() == 1
+                            && scheduler.stats().running() == 0, () -> scheduler.stats().toString()));
+            @SuppressWarnings("unchecked")
+            Callable<List<String>> client = loader.newInstance(Callable.class, "flowtest.mina.StartTlsClient",
+                    target, upgrade, lines);
+            FlowHandle<List<String>> flow = scheduler.submit(client);
+            assertEquals(onThread, flow.get(Duration.ofSeconds(20)), "the same exchange as on a plain thread");
+            assertEquals(protocol, second.get(20, TimeUnit.SECONDS));
+            assertEquals(0, scheduler.stats().failed(), scheduler.stats().toString());
+        }
     }
 }
