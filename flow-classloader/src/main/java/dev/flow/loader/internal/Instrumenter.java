@@ -668,6 +668,7 @@ public final class Instrumenter {
                 if (isMarked(mn)) {
                     engine = true;
                     noteCaughtExceptions(mn);
+                    StackSpills.liftAcrossSuspensions(mn, this::engineCallSite);
                     EngineCallSites.spillWhereEngineFails(mn);
                 }
             }
@@ -678,6 +679,18 @@ public final class Instrumenter {
                 prepared.put(cn.name, write(cn));
             }
         }
+    }
+
+    /**
+     * Whether the engine may capture or restore the flow's stack at {@code c}: a call of Flow's awaits,
+     * of a dispatch marker, or of a suspendable in-scope method (possibly renamed to its body).
+     */
+    private boolean engineCallSite(MethodInsnNode c) {
+        if (Names.COPIED.contains(c.owner) || c.owner.startsWith(Dispatch.PACKAGE)) {
+            return true;
+        }
+        String decl = resolve(c.owner, unsuffixed(c.name), c.desc);
+        return decl != null && suspendable.contains(decl);
     }
 
     /**
