@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs flows on a few worker threads: a ready queue, a timer for sleeps and timeouts, and counters.
@@ -96,7 +95,7 @@ public final class FlowScheduler implements AutoCloseable {
 
     /** Logs {@link #dump()} at INFO level on the logger {@code dev.flow.FlowScheduler}. */
     public void logDump() {
-        LoggerFactory.getLogger(FlowScheduler.class).info("{}", core.dump());
+        dev.flow.internal.Slf4j.logger(FlowScheduler.class).info("{}", core.dump());
     }
 
     /** A snapshot of the counters. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -57,6 +58,59 @@ public interface Transport extends Closeable {
      * @throws IOException if the connection fails
      */
     String readLine(LineTerminator terminator, int maxLength) throws IOException;
+
+    /**
+     * Reads one line as bytes, ended as {@link TransportConfig#lineTerminator()} says, of at most
+     * {@link TransportConfig#maxLineLength()} bytes; see {@link #readLineBytes(LineTerminator, int)}.
+     */
+    default Line readLineBytes() throws IOException {
+        return readLineBytes(config().lineTerminator(), config().maxLineLength());
+    }
+
+    /**
+     * Reads one line as bytes, exactly as received (no decoding), ended by {@code terminator}, of at
+     * most {@code maxBytes} bytes without the terminator, and reports what ended it ({@link
+     * Line#ending()}). With {@link LineTerminator#LF_OR_CRLF} a protocol that requires {@code "\r\n"}
+     * sees a bare {@code "\n"} as {@link LineEnding#LF} at once and can reject the line; with {@link
+     * LineTerminator#CRLF} a bare {@code "\n"} stays in the line. At end of stream an unterminated last
+     * line is returned ({@link LineEnding#END_OF_STREAM}), then {@code null}. A line over the limit
+     * makes every later read fail, as for {@link #readLine(LineTerminator, int)}. Honours the read and
+     * line timeouts and the {@link #deadline(Duration)}.
+     *
+     * @return the line, or {@code null} at end of stream
+     * @throws IllegalArgumentException if {@code maxBytes <= 0}
+     * @throws LineTooLongException if the line exceeds {@code maxBytes}
+     * @throws java.net.SocketTimeoutException if a timeout or the deadline expires
+     * @throws IOException if the connection fails
+     */
+    default Line readLineBytes(LineTerminator terminator, int maxBytes) throws IOException {
+        return dev.flow.internal.Scans.readLineBytes(this, terminator, maxBytes);
+    }
+
+    /**
+     * Reads a dot-terminated body (RFC 5321 section 4.5.2; also POP3 and NNTP) and writes it to {@code
+     * sink} byte for byte: the lines up to the one holding only {@code "."}, each with its {@code
+     * "\r\n"}, the leading {@code "."} of a line that starts with one removed ("dot-unstuffing"). Only
+     * {@code "\r\n.\r\n"} ends the body (the first {@code "\r\n"} may be the one that ended the
+     * command before it); a bare {@code "\r"} or {@code "\n"} is data. Reads nothing past the final
+     * {@code "\r\n"}.
+     *
+     * <p>A body longer than {@code maxBytes} is read to its end all the same, the part past the limit
+     * discarded ({@code sink} receives the first {@code maxBytes} bytes), then {@link
+     * BodyTooLargeException} is thrown: the transport is positioned after the body, so the protocol
+     * can answer and go on. Honours the read timeout and the {@link #deadline(Duration)} (bound a body
+     * from a peer that never ends it with a deadline).
+     *
+     * @return the number of bytes written to {@code sink}
+     * @throws IllegalArgumentException if {@code maxBytes < 0}
+     * @throws BodyTooLargeException if the body exceeds {@code maxBytes}
+     * @throws java.io.EOFException if the stream ends before the body does, naming the bytes read
+     * @throws java.net.SocketTimeoutException if a timeout or the deadline expires
+     * @throws IOException if the connection fails or {@code sink} throws
+     */
+    default long readDotBody(OutputStream sink, long maxBytes) throws IOException {
+        return dev.flow.internal.Scans.readDotBody(this, sink, maxBytes);
+    }
 
     /**
      * Reads up to {@code len} bytes, blocking until at least one byte is available.
@@ -139,6 +193,36 @@ public interface Transport extends Closeable {
     }
 
     /**
+     * Bounds the reads of this transport by a deadline {@code timeout} from now, until the returned
+     * {@link Deadline} is closed: a read that would have to wait past it fails with {@link
+     * DeadlineExceededException} (a {@link java.net.SocketTimeoutException}); the transport stays
+     * usable. Use it for protocol timeouts that vary per state (an SMTP command, a {@code DATA} body):
+     * {@code try (Deadline d = transport.deadline(Duration.ofMinutes(5))) { ... }}. The configured
+     * timeouts ({@link TransportConfig#readTimeout()}, {@code lineTimeout}, {@code requestTimeout})
+     * still apply; whichever expires first ends the read. Deadlines nest: the earliest open one
+     * applies; closing one restores the one set before. Like the request timeout, a deadline is
+     * checked when a read has to wait: a read that finds its bytes buffered never fails by it. Never
+     * blocks and is not a suspension point.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws UnsupportedOperationException if the transport cannot bound its reads (the default, for
+     *     transports that do not override it)
+     */
+    default Deadline deadline(Duration timeout) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support read deadlines");
+    }
+
+    /**
+     * Records how this session ended, for the statistics of the server that runs it ({@code
+     * SessionStats}): a handler that handles a timeout or a peer's protocol error itself and returns
+     * normally records {@link SessionOutcome#TIMED_OUT} or {@link SessionOutcome#PROTOCOL_ERROR} so that
+     * the session is not counted as completed. The last call wins; it applies only if the handler
+     * returns normally (an exception is classified as before). Never blocks; the default does nothing.
+     */
+    default void recordOutcome(SessionOutcome outcome) {
+    }
+
+    /**
      * Writes {@code line} followed by {@link TransportConfig#lineSeparator()}, in the configured
      * charset.
      *
@@ -173,6 +257,25 @@ public interface Transport extends Closeable {
     void flush() throws IOException;
 
     /**
+     * Reply batching: flushes, as {@link #flush()}, only when no input is buffered ({@link #available()}
+     * is {@code 0}). A handler that answers pipelined requests calls it after each reply: while further
+     * requests are already buffered their replies go out together, with one flush (on MINA a flush that
+     * waits is a suspension). Safe on every Flow transport: their
+     * unflushed writes go out without a flush (MINA's write-behind) or before a read waits for input
+     * (the socket transport), so a reply is never held back while the handler waits for the peer.
+     *
+     * @return whether it flushed
+     * @throws IOException if a write failed or the write timeout expires
+     */
+    default boolean flushIfNoInput() throws IOException {
+        if (available() != 0) {
+            return false;
+        }
+        flush();
+        return true;
+    }
+
+    /**
      * An {@link InputStream} reading this transport's input (the same buffer as every other read).
      * Its reads are suspension points when called directly from code loaded through the {@code
      * ContinuationClassLoader}; behind a JDK decorator ({@code DataInputStream}, {@code
@@ -200,4 +303,20 @@ public interface Transport extends Closeable {
 
     /** Returns the configuration this transport was created with. */
     TransportConfig config();
+
+    /**
+     * A blocking transport over a connected {@code socket}, with the same input semantics as every Flow
+     * transport (one buffer shared by every read, terminators, limits, timeouts and deadlines) and
+     * buffered writes: {@link #flush()} hands them to the socket, and buffered output is also flushed
+     * before a read has to wait for the socket. For sync mode on platform or virtual threads, and for
+     * tests; it is not an asynchronous transport: in a flow its waits block the worker. The idle timeout
+     * closes the connection when a read waits that long with nothing buffered; the write timeout is not
+     * supported (blocking socket writes cannot time out); the request timeout is not honoured.
+     * Closing the transport closes the socket. Used by one thread at a time.
+     *
+     * @throws IOException if the socket is closed or not connected
+     */
+    static Transport ofSocket(java.net.Socket socket, TransportConfig config) throws IOException {
+        return new SocketTransport(socket, config);
+    }
 }

@@ -7,78 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
 import java.lang.management.ManagementFactory;
-import java.net.SocketAddress;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** #14 finding 1: {@code Transport.readFully(int)} never allocates on the peer's word alone. */
 class ReadFullyAllocationTest {
-
-    /** A transport that reads from a byte array, at most {@code chunk} bytes per read, then ends. */
-    private static final class ArrayTransport implements Transport {
-        private final byte[] data;
-        private final int chunk;
-        private int pos;
-
-        ArrayTransport(byte[] data, int chunk) {
-            this.data = data;
-            this.chunk = chunk;
-        }
-
-        @Override
-        public int read(byte[] dst, int off, int len) {
-            if (pos == data.length) {
-                return -1;
-            }
-            int n = Math.min(Math.min(len, chunk), data.length - pos);
-            System.arraycopy(data, pos, dst, off, n);
-            pos += n;
-            return n;
-        }
-
-        @Override
-        public int available() {
-            return Math.min(chunk, data.length - pos);
-        }
-
-        @Override
-        public String readLine() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public String readLine(LineTerminator terminator, int maxLength) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void writeLine(String line) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void write(byte[] src, int off, int len) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public SocketAddress remoteAddress() {
-            return null;
-        }
-
-        @Override
-        public TransportConfig config() {
-            return TransportConfig.DEFAULT;
-        }
-    }
 
     private static long allocatedByThisThread() {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();

@@ -66,7 +66,9 @@ public abstract class TransportContractTest {
         /**
          * Starts {@code op} ({@code readLine}, {@code readLineWith}, {@code read}, {@code readFully},
          * {@code readFullyN}, {@code skip}, {@code writeLine}, {@code write}, {@code writeAll},
-         * {@code writeText} or {@code flush}) on {@code transport} with {@code args} as a flow and returns its result.
+         * {@code writeText}, {@code flush}, {@code readLineBytes}, {@code readLineBytesWith}, {@code
+         * readDotBody} or {@code flushIfNoInput}) on {@code transport} with {@code args} as a flow and
+         * returns its result.
          */
         java.util.concurrent.CompletionStage<Object> start(String op, Transport transport, Object... args);
     }
@@ -689,6 +691,324 @@ public abstract class TransportContractTest {
         assertSame(config, c.transport().config());
     }
 
+    // ---------------------------------------------------------------- byte lines (#18)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesReportsWhatEndedEachLine(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "a\r\nb\nc\rd");
+        c.peer().shutdownOutput();
+        assertEquals(line("a", LineEnding.CRLF), readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 100));
+        assertEquals(line("b", LineEnding.LF), readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 100));
+        assertEquals(line("c\rd", LineEnding.END_OF_STREAM), readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 100));
+        assertNull(readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 100));
+        assertNull(readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 100), "end of stream is reported again");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesReturnsALineEndedByABareLineFeedAtOnceSoACrLfProtocolCanRejectIt(Access access)
+            throws Exception {
+        // Finding 2: a CRLF-strict reader waited for a "\r\n" that never came; the peer sends nothing more.
+        Connection c = open(TransportConfig.builder().lineTerminator(LineTerminator.CRLF)
+                .readTimeout(Duration.ofSeconds(10)).build());
+        send(c, "HELO client\n");
+        long t0 = System.nanoTime();
+        Line l = readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 1000);
+        assertEquals(LineEnding.LF, l.ending());
+        assertEquals("HELO client", l.text(StandardCharsets.US_ASCII));
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "waited for the read timeout");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesKeepsTheBytesExactlyWhateverTheCharset(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().strictDecoding(true).build());
+        send(c, new byte[] {0, (byte) 0xff, (byte) 0xe9, '\r', 'x', '\r', '\n'});
+        Line l = readLineBytes(access, c, LineTerminator.CRLF, 100);
+        assertArrayEquals(new byte[] {0, (byte) 0xff, (byte) 0xe9, '\r', 'x'}, l.bytes());
+        assertEquals(LineEnding.CRLF, l.ending());
+        assertEquals(0xff, l.byteAt(1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesWithCrlfTerminatorKeepsBareLineFeedInTheLine(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "a\nb\r\nc\r\n");
+        assertEquals(line("a\nb", LineEnding.CRLF), readLineBytes(access, c, LineTerminator.CRLF, 100));
+        assertEquals(line("c", LineEnding.CRLF), readLineBytes(access, c, LineTerminator.CRLF, 100));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesCountsBytesAgainstTheLimitAndFailsLaterReads(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "\u20ac\r\n\u20ac\u20ac\r\n"); // 3 bytes, then 6 bytes (2 characters)
+        assertEquals(3, readLineBytes(access, c, LineTerminator.CRLF, 4).length());
+        LineTooLongException e = assertThrows(LineTooLongException.class,
+                () -> readLineBytes(access, c, LineTerminator.CRLF, 4));
+        assertEquals(4, e.limit());
+        assertEquals(6, e.length());
+        assertThrows(LineTooLongException.class, () -> read(access, c, new byte[1], 0, 1),
+                "after a line too long the input cannot be trusted");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesThrowsAsSoonAsUnterminatedLineExceedsLimit(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "0123456789"); // no terminator will ever come
+        LineTooLongException e = assertThrows(LineTooLongException.class,
+                () -> readLineBytes(access, c, LineTerminator.LF_OR_CRLF, 8));
+        assertEquals(8, e.limit());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesUsesTheConfiguredTerminatorAndLimit(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().lineTerminator(LineTerminator.CRLF).maxLineLength(5).build());
+        send(c, "ab\nc\r\n123456\r\n");
+        assertEquals(line("ab\nc", LineEnding.CRLF), readLineBytes(access, c));
+        assertEquals(5, assertThrows(LineTooLongException.class, () -> readLineBytes(access, c)).limit());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesWaitsForALineThatArrivesLater(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        Future<Line> line = whileBlocked(() -> readLineBytes(access, c, LineTerminator.CRLF, 100));
+        send(c, "late\r");
+        send(c, "\n");
+        assertEquals(line("late", LineEnding.CRLF), result(line));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readLineBytesAndReadFullyShareOneInputBuffer(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "$3\r\nabc\r\n");
+        assertEquals(line("$3", LineEnding.CRLF), readLineBytes(access, c, LineTerminator.CRLF, 10));
+        assertArrayEquals("abc".getBytes(StandardCharsets.US_ASCII), readFully(access, c, 3));
+        assertEquals(line("", LineEnding.CRLF), readLineBytes(access, c, LineTerminator.CRLF, 10));
+    }
+
+    // ---------------------------------------------------------------- dot-terminated bodies (#18)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readDotBodyUnstuffsLeadingDotsAndReadsNothingPastTheFinalDot(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "line1\r\n..dot\r\n.x\r\n\r\n...\r\n.\r\nQUIT\r\n");
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        long n = readDotBody(access, c, sink, 1000);
+        String expected = "line1\r\n.dot\r\nx\r\n\r\n..\r\n";
+        assertEquals(expected, sink.toString(StandardCharsets.US_ASCII));
+        assertEquals(expected.length(), n);
+        assertEquals("QUIT", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readDotBodyKeepsEightBitBytesBareCarriageReturnsAndBareLineFeedsExactly(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (int i = 0x80; i <= 0xff; i++) {
+            body.write(i);
+        }
+        // Neither "\n.\n" nor "\r.\r" nor "\n.\r\n" ends a body: only "\r\n.\r\n" does.
+        body.writeBytes("\r\nx\n.\ny\r.\rz\n.\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        byte[] expected = body.toByteArray();
+        send(c, expected);
+        send(c, ".\r\n");
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        assertEquals(expected.length, readDotBody(access, c, sink, 1000));
+        assertArrayEquals(expected, sink.toByteArray());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readDotBodyOfAnEmptyBodyReturnsZero(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, ".\r\nnext\n");
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        assertEquals(0, readDotBody(access, c, sink, 0));
+        assertEquals(0, sink.size());
+        assertEquals("next", readLine(access, c));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readDotBodyOverTheLimitReadsTheWholeBodyThenThrowsNamingSizeAndLimit(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "0123456789\r\n0123456789\r\n.\r\nNEXT\r\n"); // 24 bytes of body
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        BodyTooLargeException e = assertThrows(BodyTooLargeException.class, () -> readDotBody(access, c, sink, 10));
+        assertEquals(24, e.size());
+        assertEquals(10, e.limit());
+        assertTrue(e.getMessage().contains("24") && e.getMessage().contains("10"), e.getMessage());
+        assertEquals("0123456789", sink.toString(StandardCharsets.US_ASCII), "the sink holds the first 10 bytes");
+        assertEquals("NEXT", readLine(access, c), "the transport is positioned after the body");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readDotBodyThrowsEofExceptionWhenTheStreamEndsInsideTheBody(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "abc\r\n.");
+        c.peer().shutdownOutput();
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        EOFException e = assertThrows(EOFException.class, () -> readDotBody(access, c, sink, 1000));
+        assertTrue(e.getMessage().contains("dot-terminated body after 5 bytes"), e.getMessage());
+        assertEquals("abc\r\n", sink.toString(StandardCharsets.US_ASCII));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readDotBodyWaitsForABodyArrivingInPieces(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        Future<Long> n = whileBlocked(() -> readDotBody(access, c, sink, 1000));
+        send(c, "ab");
+        send(c, "c\r\n.");
+        send(c, ".d\r\n.\r");
+        send(c, "\n");
+        assertEquals(9, result(n));
+        assertEquals("abc\r\n.d\r\n", sink.toString(StandardCharsets.US_ASCII));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readDotBodyReadsALargeBodyByteExactly(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        java.util.Random random = new java.util.Random(18);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        while (expected.size() < (peerWritesOneByteAtATime() ? 4_000 : 200_000)) {
+            byte[] text = new byte[random.nextInt(120)];
+            for (int i = 0; i < text.length; i++) {
+                text[i] = (byte) (random.nextInt(3) == 0 ? '.' : 0x20 + random.nextInt(0xe0));
+            }
+            expected.writeBytes(text);
+            expected.writeBytes(new byte[] {'\r', '\n'});
+            if (text.length > 0 && text[0] == '.') {
+                wire.write('.');
+            }
+            wire.writeBytes(text);
+            wire.writeBytes(new byte[] {'\r', '\n'});
+        }
+        wire.writeBytes(".\r\n".getBytes(StandardCharsets.US_ASCII));
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        send(c, wire.toByteArray());
+        assertEquals(expected.size(), readDotBody(access, c, sink, Long.MAX_VALUE));
+        assertArrayEquals(expected.toByteArray(), sink.toByteArray());
+    }
+
+    // ---------------------------------------------------------------- deadlines (#18)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readFailsWithDeadlineExceededWhenItWouldWaitPastTheDeadline(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().readTimeout(Duration.ofSeconds(10)).build());
+        long t0 = System.nanoTime();
+        try (Deadline d = c.transport().deadline(Duration.ofMillis(150))) {
+            assertEquals(Duration.ofMillis(150), d.timeout());
+            DeadlineExceededException e = assertThrows(DeadlineExceededException.class, () -> readLine(access, c));
+            assertTrue(e.getMessage().contains("deadline") && e.getMessage().contains("150"), e.getMessage());
+            assertEquals(Duration.ofMillis(150), e.timeout());
+            assertEquals(Duration.ZERO, d.remaining());
+        }
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(ms >= 140 && ms < 5000, "timed out after " + ms + " ms");
+        send(c, "x\n");
+        assertEquals("x", readLine(access, c), "the transport stays usable and the closed deadline is gone");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void deadlineBoundsASequenceOfReads(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "first\n");
+        long t0 = System.nanoTime();
+        try (Deadline d = c.transport().deadline(Duration.ofMillis(300))) {
+            assertEquals("first", readLine(access, c));
+            assertThrows(DeadlineExceededException.class, () -> readLineBytes(access, c));
+            assertThrows(DeadlineExceededException.class, () -> read(access, c, new byte[1], 0, 1),
+                    "a passed deadline fails every read that would wait");
+        }
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(ms >= 290 && ms < 5000, "the sequence ended after " + ms + " ms");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void configuredReadTimeoutStillAppliesUnderALaterDeadline(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().readTimeout(Duration.ofMillis(100)).build());
+        try (Deadline d = c.transport().deadline(Duration.ofSeconds(10))) {
+            SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> readLine(access, c));
+            assertFalse(e instanceof DeadlineExceededException, e.toString());
+            assertTrue(e.getMessage().contains("readTimeout"), e.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void theEarliestOpenDeadlineAppliesAndClosingOneRemovesIt(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        try (Deadline outer = c.transport().deadline(Duration.ofMillis(200))) {
+            try (Deadline inner = c.transport().deadline(Duration.ofSeconds(30))) {
+                DeadlineExceededException e = assertThrows(DeadlineExceededException.class,
+                        () -> readLine(access, c));
+                assertEquals(Duration.ofMillis(200), e.timeout(), "the outer deadline is the earlier");
+            }
+        }
+        try (Deadline later = c.transport().deadline(Duration.ofSeconds(30))) {
+            Future<String> line = whileBlocked(() -> readLine(access, c));
+            send(c, "in time\n");
+            assertEquals("in time", result(line));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void aReadThatFindsItsBytesBufferedIsNotFailedByAPassedDeadline(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "ready\n");
+        awaitAvailable(c, 6);
+        try (Deadline d = c.transport().deadline(Duration.ZERO)) {
+            assertEquals("ready", readLine(access, c));
+            assertThrows(DeadlineExceededException.class, () -> readLine(access, c));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void deadlineRejectsANegativeTimeoutNamingIt(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> c.transport().deadline(Duration.ofMillis(-1)));
+        assertTrue(e.getMessage().contains("timeout: PT-0.001S"), e.getMessage());
+    }
+
+    // ---------------------------------------------------------------- reply batching (#18)
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void flushIfNoInputFlushesOnlyOnceThePipelinedInputIsAnswered(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        send(c, "1\n2\n3\n");
+        awaitAvailable(c, 6);
+        List<Boolean> flushed = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String line = readLine(access, c);
+            writeLine(access, c, "+" + line);
+            flushed.add(flushIfNoInput(access, c));
+        }
+        assertEquals(List.of(false, false, true), flushed);
+        assertArrayEquals("+1\n+2\n+3\n".getBytes(StandardCharsets.US_ASCII), c.peer().readExactly(9));
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** Opens a pair and registers it for closing. */
@@ -837,6 +1157,55 @@ public abstract class TransportContractTest {
                 break;
             default:
                 inFlow("flush", c);
+        }
+    }
+
+    private static Line line(String ascii, LineEnding ending) {
+        byte[] b = ascii.getBytes(StandardCharsets.UTF_8);
+        return new Line(b, 0, b.length, ending);
+    }
+
+    private Line readLineBytes(Access access, Connection c) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().readLineBytes();
+            case AWAITS:
+                return Awaits.readLineBytes(c.transport());
+            default:
+                return (Line) inFlow("readLineBytes", c);
+        }
+    }
+
+    private Line readLineBytes(Access access, Connection c, LineTerminator t, int max) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().readLineBytes(t, max);
+            case AWAITS:
+                return Awaits.readLineBytes(c.transport(), t, max);
+            default:
+                return (Line) inFlow("readLineBytesWith", c, t, max);
+        }
+    }
+
+    private long readDotBody(Access access, Connection c, java.io.OutputStream sink, long max) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().readDotBody(sink, max);
+            case AWAITS:
+                return Awaits.readDotBody(c.transport(), sink, max);
+            default:
+                return (Long) inFlow("readDotBody", c, sink, max);
+        }
+    }
+
+    private boolean flushIfNoInput(Access access, Connection c) throws IOException {
+        switch (access) {
+            case BLOCKING:
+                return c.transport().flushIfNoInput();
+            case AWAITS:
+                return Awaits.flushIfNoInput(c.transport());
+            default:
+                return (Boolean) inFlow("flushIfNoInput", c);
         }
     }
 

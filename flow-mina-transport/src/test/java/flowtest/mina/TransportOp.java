@@ -48,6 +48,14 @@ public class TransportOp implements Callable<Object> {
             case "flush":
                 transport.flush();
                 return null;
+            case "readLineBytes":
+                return transport.readLineBytes();
+            case "readLineBytesWith":
+                return transport.readLineBytes((LineTerminator) args[0], (Integer) args[1]);
+            case "readDotBody":
+                return transport.readDotBody((java.io.OutputStream) args[0], (Long) args[1]);
+            case "flushIfNoInput":
+                return transport.flushIfNoInput();
             default:
                 throw new IllegalArgumentException("op: " + op);
         }

@@ -1,10 +1,6 @@
 package dev.flow.loader;
 
-import dev.flow.internal.Pins;
-import dev.flow.loader.internal.BuiltinSuspensionPoints;
-import dev.flow.loader.internal.EngineBridge;
-import dev.flow.loader.internal.EngineRun;
-import dev.flow.loader.internal.Instrumenter;
+import dev.flow.loader.internal.Scope;
 import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -14,8 +10,6 @@ import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Loads the classes of chosen packages so that their blocking calls become suspension points,
@@ -53,12 +47,9 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     static {
         registerAsParallelCapable();
+        // Binds SLF4J (quietly when no provider is present) before JavaFlow asks it for a logger.
+        dev.flow.internal.Slf4j.provided();
     }
-
-    private static final Pattern PACKAGE = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
-    private static final List<String> RUNTIME_PACKAGES = List.of(
-            "dev.flow", "dev.flow.internal", "dev.flow.spi", "dev.flow.loader", "dev.flow.loader.internal", "dev.flow.mina",
-            "org.apache.commons.javaflow", "org.objectweb.asm", "net.tascalate", "org.apache.mina", "org.slf4j");
 
     /**
      * The protection domain of the classes this loader defines. Unlike the default domain it does not
@@ -70,20 +61,13 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     private final List<String> includes;
     private final boolean strict;
-    private final Instrumenter instrumenter;
-    private final EngineRun engine;
+    private final Scope scope;
 
     private ContinuationClassLoader(Builder b) {
         super("flow-continuations", b.parent);
         this.includes = List.copyOf(b.includes);
         this.strict = b.strict;
-        List<SuspensionPoint> points = new ArrayList<>(BuiltinSuspensionPoints.all(b.parent));
-        points.addAll(b.points);
-        Set<String> classes = Instrumenter.scan(b.parent, includes, b.excludes);
-        try (Pins.Group sites = Pins.openGroup(this)) {
-            this.instrumenter = new Instrumenter(b.parent, classes, points, strict);
-        }
-        this.engine = new EngineRun(new EngineBridge(instrumenter, b.parent), instrumenter, strict, this);
+        this.scope = Scope.analyse(b.parent, includes, b.excludes, b.points, strict, this);
     }
 
     /** Returns a builder. At least one package must be included. */
@@ -112,7 +96,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     public <T> T newInstance(Class<T> type, String className, Object... args) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(className, "className");
-        if (!instrumenter.defines(className.replace('.', '/'))) {
+        if (!scope.defines(className.replace('.', '/'))) {
             throw new IllegalArgumentException("className: " + className + " (expected: a class in an included package "
                     + includes + ")");
         }
@@ -178,7 +162,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         String internal = name.replace('.', '/');
-        if (!instrumenter.defines(internal)) {
+        if (!scope.defines(internal)) {
             return super.loadClass(name, resolve);
         }
         synchronized (getClassLoadingLock(name)) {
@@ -200,8 +184,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     }
 
     private byte[] finalBytes(String internal) {
-        byte[] prepared = instrumenter.prepared(internal);
-        return instrumenter.needsEngine(internal) ? engine.instrument(internal, prepared) : prepared;
+        return scope.bytes(internal);
     }
 
     /** The class file this loader defines for {@code className}, for tests and diagnostics. */
@@ -211,12 +194,12 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     /** The analysis of this loader's scope, for tests that check it is collected with the loader. */
     Object analysis() {
-        return instrumenter;
+        return scope.analysis();
     }
 
     /** Whether the analysis found {@code owner.name+desc} suspendable (internal names). */
     boolean isSuspendable(String owner, String name, String desc) {
-        return instrumenter.isSuspendable(owner, name, desc);
+        return scope.isSuspendable(owner, name, desc);
     }
 
     @Override
@@ -243,7 +226,7 @@ public final class ContinuationClassLoader extends ClassLoader {
         /** Includes packages (and their sub-packages), e.g. {@code com.example.protocol}. */
         public Builder include(String... packages) {
             for (String p : packages) {
-                includes.add(checkPackage("include", p));
+                includes.add(Scope.checkPackage("include", p));
             }
             return this;
         }
@@ -251,7 +234,7 @@ public final class ContinuationClassLoader extends ClassLoader {
         /** Excludes packages (and their sub-packages) from the included ones. */
         public Builder exclude(String... packages) {
             for (String p : packages) {
-                excludes.add(checkPackage("exclude", p));
+                excludes.add(Scope.checkPackage("exclude", p));
             }
             return this;
         }
@@ -289,24 +272,6 @@ public final class ContinuationClassLoader extends ClassLoader {
                 throw new IllegalStateException("include: [] (expected: at least one package)");
             }
             return new ContinuationClassLoader(this);
-        }
-
-        private static String checkPackage(String setting, String p) {
-            Objects.requireNonNull(p, setting);
-            if (!PACKAGE.matcher(p).matches()) {
-                throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: a package name such as com.example.protocol)");
-            }
-            if (p.equals("java") || p.startsWith("java.") || p.equals("javax") || p.startsWith("javax.")
-                    || p.equals("jdk") || p.startsWith("jdk.") || p.equals("sun") || p.startsWith("sun.")) {
-                throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: not a JDK package)");
-            }
-            for (String r : RUNTIME_PACKAGES) {
-                if (r.equals(p) || r.startsWith(p + ".") || (p.startsWith(r + ".") && !r.equals("dev.flow"))) {
-                    throw new IllegalArgumentException(setting + ": \"" + p + "\" (expected: not Flow's own or a library package, "
-                            + r + ")");
-                }
-            }
-            return p;
         }
     }
 }

@@ -1,12 +1,15 @@
 package dev.flow.internal;
 
+import dev.flow.BodyTooLargeException;
 import dev.flow.Connector;
+import dev.flow.Line;
 import dev.flow.LineTerminator;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.spi.AsyncConnector;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.AsyncTransport;
+import dev.flow.spi.ReadDeadlines;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -282,7 +285,7 @@ public final class Awaits {
             return t.readLine();
         }
         TransportConfig c = t.config();
-        return readLine((AsyncTransport) t, c.lineTerminator(), c.maxLineLength(), true);
+        return (String) line((AsyncTransport) t, c.lineTerminator(), c.maxLineLength(), null, true);
     }
 
     /** Replaces {@code Transport.readLine(LineTerminator, int)}. */
@@ -290,7 +293,7 @@ public final class Awaits {
         if (!(t instanceof AsyncTransport)) {
             return t.readLine(terminator, maxLength);
         }
-        return readLine((AsyncTransport) t, terminator, maxLength, true);
+        return (String) line((AsyncTransport) t, terminator, maxLength, null, true);
     }
 
     /** Replaces {@code Transport.read(byte[], int, int)}. */
@@ -375,6 +378,45 @@ public final class Awaits {
         }
         AsyncTransport a = (AsyncTransport) t;
         awaitWrite(a, a.flushAsync(), true);
+    }
+
+    /** Replaces {@code Transport.readLineBytes()}. */
+    public static Line readLineBytes(Transport t) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            return t.readLineBytes();
+        }
+        TransportConfig c = t.config();
+        return (Line) line((AsyncTransport) t, c.lineTerminator(), c.maxLineLength(),
+                new LineScanner(c.lineTerminator(), c.maxLineLength()), true);
+    }
+
+    /** Replaces {@code Transport.readLineBytes(LineTerminator, int)}. */
+    public static Line readLineBytes(Transport t, LineTerminator terminator, int maxBytes) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            return t.readLineBytes(terminator, maxBytes);
+        }
+        return (Line) line((AsyncTransport) t, terminator, maxBytes, new LineScanner(terminator, maxBytes), true);
+    }
+
+    /** Replaces {@code Transport.readDotBody(OutputStream, long)}. */
+    public static long readDotBody(Transport t, OutputStream sink, long maxBytes) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            return t.readDotBody(sink, maxBytes);
+        }
+        return readDotBody((AsyncTransport) t, sink, maxBytes, true);
+    }
+
+    /** Replaces {@code Transport.flushIfNoInput()}. */
+    public static boolean flushIfNoInput(Transport t) throws IOException {
+        if (!(t instanceof AsyncTransport)) {
+            return t.flushIfNoInput();
+        }
+        AsyncTransport a = (AsyncTransport) t;
+        if (a.available() != 0) {
+            return false;
+        }
+        awaitWrite(a, a.flushAsync(), true);
+        return true;
     }
 
     // ---------------------------------------------------------------- java.io streams
@@ -482,6 +524,28 @@ public final class Awaits {
      */
     public static String readLine(AsyncTransport a, LineTerminator terminator, int maxLength, boolean suspend)
             throws IOException {
+        return (String) line(a, terminator, maxLength, null, suspend);
+    }
+
+    /**
+     * Reads a line as bytes from {@code a}: scans the input with a {@link LineScanner}, and waits for
+     * input while no line is complete, with the timeouts of {@link #readLine(AsyncTransport,
+     * LineTerminator, int, boolean)}.
+     *
+     * @param suspend whether waits may suspend the flow ({@code false}: they block the thread)
+     */
+    public static Line readLineBytes(AsyncTransport a, LineTerminator terminator, int maxBytes, boolean suspend)
+            throws IOException {
+        return (Line) line(a, terminator, maxBytes, new LineScanner(terminator, maxBytes), suspend);
+    }
+
+    /**
+     * The loop of both line reads: a text line ({@code scanner == null}: {@code pollLine}) or a byte
+     * line ({@code pollScan} with {@code scanner}). The suspending forms call it directly, so that a
+     * wait captures as few frames as before byte lines existed.
+     */
+    private static Object line(AsyncTransport a, LineTerminator terminator, int maxLength, LineScanner scanner,
+            boolean suspend) throws IOException {
         long lineTimeout = saturatedNanos(a.config().lineTimeout());
         long deadline = 0;
         boolean started = false;
@@ -489,7 +553,13 @@ public final class Awaits {
             // Read the end of input before polling: if it ends after the poll looked, the next
             // poll (not this one) must be the last, so that it returns the unterminated rest.
             boolean ended = a.isInputClosed();
-            String line = a.pollLine(terminator, maxLength);
+            Object line;
+            if (scanner == null) {
+                line = a.pollLine(terminator, maxLength);
+            } else {
+                ended |= a.pollScan(scanner) < 0;
+                line = scanner.line();
+            }
             if (line != null || ended) {
                 return line;
             }
@@ -499,6 +569,48 @@ public final class Awaits {
             }
             awaitInput(a, suspend, started, deadline);
         }
+    }
+
+    /**
+     * Reads a dot-terminated body from {@code a} into {@code sink} (see {@link
+     * Transport#readDotBody(OutputStream, long)}): scans the input with a {@link DotBodyScanner}, writing
+     * what it decoded to {@code sink} after each scan, and waits for input within the read timeout and
+     * the deadlines.
+     *
+     * @param suspend whether waits may suspend the flow ({@code false}: they block the thread)
+     */
+    public static long readDotBody(AsyncTransport a, OutputStream sink, long maxBytes, boolean suspend)
+            throws IOException {
+        java.util.Objects.requireNonNull(sink, "sink");
+        DotBodyScanner scanner = new DotBodyScanner(maxBytes);
+        for (;;) {
+            boolean ended = a.isInputClosed();
+            int n = a.pollScan(scanner);
+            scanner.drainTo(sink);
+            if (scanner.done()) {
+                return dotBodyResult(scanner);
+            }
+            if (n < 0 || (n == 0 && ended)) {
+                throw dotBodyEnded(a, scanner);
+            }
+            if (n == 0) {
+                awaitInput(a, suspend, false, 0);
+            }
+        }
+    }
+
+    /** The size of a finished body; {@link BodyTooLargeException} if it exceeded its limit. */
+    public static long dotBodyResult(DotBodyScanner scanner) throws BodyTooLargeException {
+        if (scanner.exceeded()) {
+            throw new BodyTooLargeException(scanner.size(), scanner.limit());
+        }
+        return scanner.size();
+    }
+
+    /** The exception for a stream that ended inside a dot-terminated body. */
+    public static EOFException dotBodyEnded(Transport t, DotBodyScanner scanner) {
+        return new EOFException("end of stream from " + t.remoteAddress() + " inside a dot-terminated body after "
+                + scanner.size() + " bytes (expected: a line holding only \".\")");
     }
 
     /** Reads at least one byte from {@code a}, waiting as {@link #readLine(AsyncTransport, LineTerminator, int, boolean)}. */
@@ -677,7 +789,8 @@ public final class Awaits {
             throws IOException {
         TransportConfig c = a.config();
         long wait = saturatedNanos(c.readTimeout());
-        boolean lineLimited = false;
+        // What limits this wait: 0 the read timeout (or nothing), 1 the line, 2 the request, 3 a deadline.
+        int limit = 0;
         if (lineStarted) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -685,34 +798,46 @@ public final class Awaits {
             }
             if (wait == 0 || left < wait) {
                 wait = left;
-                lineLimited = true;
+                limit = 1;
             }
         }
         // The request's deadline, checked once per wait: it moves as bytes arrive (minRequestRate).
         long requestLeft = a.requestNanosLeft();
-        boolean requestLimited = false;
         if (requestLeft != Long.MAX_VALUE) {
             if (requestLeft <= 0) {
                 throw a.requestTimedOut();
             }
             if (wait == 0 || requestLeft < wait) {
                 wait = requestLeft;
-                requestLimited = true;
-                lineLimited = false;
+                limit = 2;
+            }
+        }
+        ReadDeadlines deadlines = a.readDeadlines();
+        long deadlineLeft = deadlines == null ? Long.MAX_VALUE : deadlines.nanosLeft();
+        if (deadlineLeft != Long.MAX_VALUE) {
+            if (deadlineLeft <= 0) {
+                throw deadlines.exceeded(a.remoteAddress());
+            }
+            if (wait == 0 || deadlineLeft < wait) {
+                wait = deadlineLeft;
+                limit = 3;
             }
         }
         if (!waitIo(a.inputReady(), wait, suspend)) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("interrupted while waiting for input from " + a.remoteAddress());
             }
-            if (requestLimited) {
-                throw a.requestTimedOut();
+            switch (limit) {
+                case 1:
+                    throw lineTimedOut(a);
+                case 2:
+                    throw a.requestTimedOut();
+                case 3:
+                    throw deadlines.exceeded(a.remoteAddress());
+                default:
+                    throw new SocketTimeoutException("read from " + a.remoteAddress() + " timed out after "
+                            + c.readTimeout().toMillis() + " ms (readTimeout)");
             }
-            if (lineLimited) {
-                throw lineTimedOut(a);
-            }
-            throw new SocketTimeoutException("read from " + a.remoteAddress() + " timed out after "
-                    + c.readTimeout().toMillis() + " ms (readTimeout)");
         }
     }
 

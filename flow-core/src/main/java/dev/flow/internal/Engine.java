@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import org.apache.commons.javaflow.core.ResumeParameter;
 import org.apache.commons.javaflow.core.StackRecorder;
 import org.apache.commons.javaflow.core.SuspendResult;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs a flow's continuation through the engine's {@link StackRecorder} directly, the way a
@@ -40,7 +39,7 @@ public final class Engine {
             return (ThreadLocal<StackRecorder>) MethodHandles.privateLookupIn(StackRecorder.class, MethodHandles.lookup())
                     .findStaticVarHandle(StackRecorder.class, "threadMap", ThreadLocal.class).get();
         } catch (ReflectiveOperationException | RuntimeException e) {
-            LoggerFactory.getLogger(Engine.class).debug("continuation thread binding not reachable: {}", e.toString());
+            Slf4j.logger(Engine.class).debug("continuation thread binding not reachable: {}", e.toString());
             return null;
         }
     }

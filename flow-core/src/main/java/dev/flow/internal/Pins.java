@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Marks stretches of a flow during which it must not suspend because a frame on its stack cannot be
@@ -32,7 +31,7 @@ public final class Pins {
     /** The pin state of a flow that is not pinned. */
     public static final int NOT_PINNED = -1;
 
-    private static final Logger LOG = LoggerFactory.getLogger(Pins.class);
+    private static final Logger LOG = Slf4j.logger(Pins.class);
     private static final List<Site> SITES = new ArrayList<>();
     /** Ids of released sites, reused by {@link #register}. Guarded by {@code Pins.class}. */
     private static final Deque<Integer> FREE = new ArrayDeque<>();

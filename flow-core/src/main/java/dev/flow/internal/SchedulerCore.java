@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.core.StackRecorder;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The engine behind {@code FlowScheduler}: worker threads, a ready queue, a timer for timeouts, a
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerCore {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SchedulerCore.class);
+    private static final Logger LOG = Slf4j.logger(SchedulerCore.class);
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
      * are packed ({@link StackTrimmer}: about 180 bytes saved per flow at depth 3, two small arrays

@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import org.apache.commons.javaflow.core.Stack;
 import org.apache.commons.javaflow.core.StackRecorder;
-import org.slf4j.LoggerFactory;
 
 /**
  * Packs the stack of a parked flow into two small arrays and unpacks it before the flow resumes.
@@ -50,7 +49,7 @@ final class StackTrimmer {
             otop = core.findVarHandle(Stack.class, "oTop", int.class);
             rtop = core.findVarHandle(Stack.class, "rTop", int.class);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            LoggerFactory.getLogger(StackTrimmer.class).debug("continuation stacks will not be packed: {}", e.toString());
+            Slf4j.logger(StackTrimmer.class).debug("continuation stacks will not be packed: {}", e.toString());
             pstack = null;
         }
         PSTACK = pstack;

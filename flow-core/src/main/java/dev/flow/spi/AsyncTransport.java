@@ -37,6 +37,29 @@ public interface AsyncTransport extends Transport {
     String pollLine(LineTerminator terminator, int maxLength) throws IOException;
 
     /**
+     * Offers the buffered input to {@code scanner} without waiting and consumes the bytes it accepts;
+     * see {@link InputBuffer#scan(ByteScanner, boolean)}, which implements it for a transport built on
+     * an {@link InputBuffer}. The byte-level reads ({@code readLineBytes}, {@code readDotBody}) are
+     * loops over it. The default throws {@link UnsupportedOperationException}: those reads then fail.
+     *
+     * @return bytes consumed, 0 if none (nothing buffered, or the scanner needs more), -1 at end of
+     *     stream with nothing buffered
+     * @throws IOException if the connection failed or the scanner failed the read
+     */
+    default int pollScan(ByteScanner scanner) throws IOException {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement pollScan");
+    }
+
+    /**
+     * The read deadlines open on this transport ({@link dev.flow.Transport#deadline(Duration)}), or
+     * {@code null} if it supports none (the default). A read that is about to wait bounds its wait by
+     * them.
+     */
+    default ReadDeadlines readDeadlines() {
+        return null;
+    }
+
+    /**
      * Copies buffered bytes without waiting.
      *
      * @return bytes copied, 0 if none are buffered, -1 at end of stream

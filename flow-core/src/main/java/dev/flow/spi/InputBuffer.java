@@ -148,6 +148,39 @@ public final class InputBuffer {
         return line;
     }
 
+    /**
+     * Offers the unread bytes to {@code scanner} and consumes the ones it accepts. The scanner is not
+     * called when nothing is buffered and more may come.
+     *
+     * @param endOfStream whether no more input will arrive
+     * @return the number of bytes consumed
+     * @throws LineTooLongException if a line was too long before, or the scanner throws it (the buffer
+     *     then fails, as for a text line over the limit)
+     * @throws IOException if the scanner fails the read
+     */
+    public int scan(ByteScanner scanner, boolean endOfStream) throws java.io.IOException {
+        checkNotFailed();
+        int size = end - start;
+        if (size == 0 && !endOfStream) {
+            return 0;
+        }
+        int n;
+        try {
+            n = scanner.scan(buf, start, size, endOfStream);
+        } catch (LineTooLongException e) {
+            tooLong = e;
+            clear();
+            throw e;
+        }
+        if (n < 0 || n > size) {
+            throw new IllegalStateException("scanner consumed " + n + " bytes (expected: 0 to " + size + ")");
+        }
+        if (n > 0) {
+            consume(start + n);
+        }
+        return n;
+    }
+
     /** Copies up to {@code len} unread bytes; returns how many (0 if none). */
     public int read(byte[] dst, int off, int len) throws LineTooLongException {
         Objects.checkFromIndexSize(off, len, dst.length);

@@ -56,4 +56,33 @@ class InputBufferTest {
                 () -> buffer("a\n").pollLine(LineTerminator.CRLF, 0, false));
         assertEquals("maxLength: 0 (expected: > 0)", e.getMessage());
     }
+    @Test
+    void scanConsumesWhatTheScannerAcceptsAndOffersTheRestAgainAfterNewBytes() throws Exception {
+        InputBuffer b = buffer("abc");
+        StringBuilder seen = new StringBuilder();
+        ByteScanner firstTwo = (buf, off, len, end) -> {
+            seen.append(new String(buf, off, len, StandardCharsets.US_ASCII)).append('|');
+            return Math.min(2, len);
+        };
+        assertEquals(2, b.scan(firstTwo, false));
+        b.append("de".getBytes(StandardCharsets.US_ASCII), 0, 2);
+        assertEquals(2, b.scan(firstTwo, false));
+        assertEquals("abc|cde|", seen.toString());
+        assertEquals(1, b.size());
+        assertEquals(0, buffer("").scan(firstTwo, false), "not called with nothing buffered");
+        assertEquals("abc|cde|", seen.toString());
+    }
+
+    @Test
+    void aScannerFailingALineFailsTheBufferAndAScannerOverconsumingIsRefused() throws Exception {
+        InputBuffer b = buffer("0123456789");
+        assertThrows(LineTooLongException.class, () -> b.scan((buf, off, len, end) -> {
+            throw new LineTooLongException(len, 5);
+        }, false));
+        assertTrue(b.failed());
+        assertThrows(LineTooLongException.class, () -> b.read(new byte[1], 0, 1));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> buffer("ab").scan((buf, off, len, end) -> len + 1, false));
+        assertEquals("scanner consumed 3 bytes (expected: 0 to 2)", e.getMessage());
+    }
 }

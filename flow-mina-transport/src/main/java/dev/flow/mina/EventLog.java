@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Counts events that peers can cause at any rate (resets, timeouts, protocol errors, failed accepts)
@@ -47,7 +46,7 @@ final class EventLog {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("interval: " + interval + " (expected: > 0)");
         }
-        this.log = LoggerFactory.getLogger(source);
+        this.log = dev.flow.internal.Slf4j.logger(source);
         this.fallback = System.getLogger(source.getName());
         this.owner = owner;
         this.intervalNanos = interval.toNanos();

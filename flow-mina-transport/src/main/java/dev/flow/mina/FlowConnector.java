@@ -61,6 +61,11 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  */
 public final class FlowConnector implements AutoCloseable {
 
+    static {
+        // Binds SLF4J (quietly when no provider is present) before MINA asks it for a logger.
+        dev.flow.internal.Slf4j.provided();
+    }
+
     private final TransportConfig config;
     private final Duration connectTimeout;
     private final int ioProcessors;

@@ -1,6 +1,8 @@
 package dev.flow.mina;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -74,6 +76,11 @@ final class FlowNioProcessors {
      * connection ("Exception occured while trying to read"): the server or connector counts it and
      * logs at most a summary line per interval.
      *
+     * <p><b>After the next read.</b> {@link #afterNextRead(Runnable)} runs a task on the loop thread once
+     * the loop has selected and read its sessions once more: a session opened in this iteration has then
+     * been read once, so a peer that reset before that read has been seen (the session is closing). The
+     * next selection does not block while such tasks wait.
+     *
      * <p>Public only because MINA's {@link SimpleIoProcessorPool} calls its constructor by reflection;
      * its enclosing class keeps it out of reach of other packages.
      *
@@ -95,6 +102,14 @@ final class FlowNioProcessors {
         private volatile Thread loopThread;
         private volatile boolean wakeupDeferred;
 
+        /** The processor whose loop runs on the current thread, set at each selection. */
+        private static final ThreadLocal<FlowNioProcessor> LOOP = new ThreadLocal<>();
+
+        /** Tasks given in the current iteration; loop thread only. */
+        private List<Runnable> afterNextRead = new ArrayList<>();
+        /** Tasks given in the previous iteration, to run at the next selection; loop thread only. */
+        private List<Runnable> dueAtNextSelect = new ArrayList<>();
+
         /** The buffer whose last read was short; loop thread only. */
         private IoBuffer shortRead;
 
@@ -106,20 +121,77 @@ final class FlowNioProcessors {
             super(executor);
         }
 
-        /** Selects, without blocking if a wake-up was deferred since the last selection. */
+        /**
+         * Runs the tasks due, then selects, without blocking if a wake-up was deferred since the last
+         * selection or tasks wait for the next read.
+         */
         @Override
         protected int select(long timeout) throws Exception {
-            return deferredWakeupTaken() ? selectNow() : super.select(timeout);
+            return deferredWakeupTaken() | tasksWaiting() ? selectNow() : super.select(timeout);
         }
 
-        /** Selects, without blocking if a wake-up was deferred since the last selection. */
+        /**
+         * Runs the tasks due, then selects, without blocking if a wake-up was deferred since the last
+         * selection or tasks wait for the next read.
+         */
         @Override
         protected int select() throws Exception {
-            return deferredWakeupTaken() ? selectNow() : super.select();
+            return deferredWakeupTaken() | tasksWaiting() ? selectNow() : super.select();
+        }
+
+        /**
+         * The processor whose loop runs on the calling thread (an I/O thread between two selections), or
+         * {@code null} on any other thread.
+         */
+        static FlowNioProcessor current() {
+            FlowNioProcessor p = LOOP.get();
+            return p != null && p.loopThread == Thread.currentThread() ? p : null;
+        }
+
+        /**
+         * Runs {@code task} on this loop's thread after the loop has selected and read its sessions once
+         * more (see the class comment). Loop thread only ({@link #current()}).
+         */
+        void afterNextRead(Runnable task) {
+            afterNextRead.add(task);
+        }
+
+        /**
+         * Runs the tasks given before the previous selection (their sessions have been read since), then
+         * makes those given since due at the next selection; returns whether any are now due.
+         */
+        private boolean tasksWaiting() {
+            if (!dueAtNextSelect.isEmpty()) {
+                List<Runnable> due = dueAtNextSelect;
+                dueAtNextSelect = new ArrayList<>();
+                RuntimeException first = null;
+                for (Runnable task : due) {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        // the others run all the same; MINA's loop reports the first
+                        first = first == null ? e : first;
+                    }
+                }
+                if (first != null) {
+                    throw first;
+                }
+            }
+            if (afterNextRead.isEmpty()) {
+                return false;
+            }
+            List<Runnable> given = afterNextRead;
+            afterNextRead = dueAtNextSelect;
+            dueAtNextSelect = given;
+            return true;
         }
 
         private boolean deferredWakeupTaken() {
-            loopThread = Thread.currentThread();
+            Thread current = Thread.currentThread();
+            if (loopThread != current || LOOP.get() != this) {
+                LOOP.set(this);
+            }
+            loopThread = current;
             if (wakeupDeferred) {
                 wakeupDeferred = false;
                 return true;

@@ -4,6 +4,7 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.LineTooLongException;
+import dev.flow.SessionOutcome;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.internal.FlowTask;
@@ -48,7 +49,6 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Accepts TCP or in-VM ({@link VmPipeAddress}) sessions and runs one handler per session, either as
@@ -118,7 +118,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Threads.</b> Thread-safe. MINA threads only buffer data and wake flows. In continuation mode
  * the handler is created on a server-owned setup thread and runs on the scheduler's workers; in sync
  * mode it is created and runs on a thread of its own, started by the setup thread and ending with the
- * session. Neither is started for a session the peer has already closed or reset.
+ * session. A TCP session's handler is started once its I/O thread has read it once (one turn of
+ * that thread's loop after the session opened), and neither is started for a session the peer has
+ * closed or reset by then: a connect-then-reset flood costs no thread and no flow.
  * With {@link Builder#dispatch(Dispatch) Dispatch.IO_THREADS} a session flow woken by its own input
  * resumes on the I/O processor thread that read it (see {@link Dispatch}); otherwise never on a MINA
  * I/O processor. {@link #close()} blocks until the sessions are closed and must not be called on a MINA
@@ -143,7 +145,7 @@ public final class FlowServer implements AutoCloseable {
     /** Descriptors kept for the process's own use by {@link #defaultMaxSessions()}: at least 64. */
     private static final long MIN_RESERVED_DESCRIPTORS = 64;
 
-    private static final Logger LOG = LoggerFactory.getLogger(FlowServer.class);
+    private static final Logger LOG = dev.flow.internal.Slf4j.logger(FlowServer.class);
     private static final System.Logger FALLBACK = System.getLogger(FlowServer.class.getName());
     private static final AtomicInteger SERVER_IDS = new AtomicInteger();
     private static final String PEER_EVENTS = "flow-peer-events";
@@ -473,7 +475,20 @@ public final class FlowServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- admission
 
+    /** Admits {@code s} unless it has ended meanwhile, or the server has been closed (then it ends). */
+    private void admitOpen(Session s) {
+        if (s.ended.get()) {
+            return;
+        }
+        if (closed.get()) {
+            end(s, Outcome.STOPPED, null);
+            return;
+        }
+        admit(s);
+    }
+
     private void admit(Session s) {
+        s.admitted = true;
         if (tryAcquire()) {
             launch(s);
         } else if (overflow == Overflow.QUEUE) {
@@ -617,7 +632,7 @@ public final class FlowServer implements AutoCloseable {
         }
         Outcome outcome;
         if (cause == null) {
-            outcome = Outcome.COMPLETED;
+            outcome = recorded(s.transport.recordedOutcome());
         } else if (closed.get()) {
             outcome = Outcome.STOPPED;
         } else if (scheduler != null && causedBy(cause, RejectedExecutionException.class, CancellationException.class)) {
@@ -638,6 +653,23 @@ public final class FlowServer implements AutoCloseable {
             outcome = Outcome.FAILED;
         }
         end(s, outcome, cause);
+    }
+
+    /** The outcome of a handler that returned normally, after recording {@code recorded} (or nothing). */
+    private static Outcome recorded(SessionOutcome recorded) {
+        if (recorded == null) {
+            return Outcome.COMPLETED;
+        }
+        switch (recorded) {
+            case TIMED_OUT:
+                return Outcome.TIMED_OUT;
+            case PROTOCOL_ERROR:
+                return Outcome.PROTOCOL_ERROR;
+            case CLOSED_BY_PEER:
+                return Outcome.CLOSED_BY_PEER;
+            default:
+                return Outcome.COMPLETED;
+        }
     }
 
     /**
@@ -688,6 +720,11 @@ public final class FlowServer implements AutoCloseable {
             case STOPPED:
                 stopped.increment();
                 break;
+            case PROTOCOL_ERROR:
+                // Recorded by a handler that answered the peer's error itself: failed, not reported.
+                failed.increment();
+                protocolErrors.record(s.transport, null);
+                break;
             case REJECTED:
                 rejected.increment();
                 break;
@@ -732,13 +769,15 @@ public final class FlowServer implements AutoCloseable {
         return "FlowServer[" + localAddress + ", open=" + sessions.size() + (closed.get() ? ", closed" : "") + "]";
     }
 
-    private enum Outcome { COMPLETED, CLOSED_BY_PEER, TIMED_OUT, FAILED, STOPPED, REJECTED }
+    private enum Outcome { COMPLETED, CLOSED_BY_PEER, TIMED_OUT, FAILED, PROTOCOL_ERROR, STOPPED, REJECTED }
 
     /** A session's state: written by MINA threads, the setup thread and the handler's thread. */
     private static final class Session {
         final MinaTransport transport;
         final AtomicBoolean ended = new AtomicBoolean();
         volatile boolean peerEnded;
+        /** Whether {@link #admit} has seen it; until then it waits for its I/O thread's next read. */
+        volatile boolean admitted;
         volatile boolean launched;
         volatile Thread thread;
 
@@ -758,13 +797,22 @@ public final class FlowServer implements AutoCloseable {
                 end(s, Outcome.STOPPED, null);
                 return;
             }
-            admit(s);
+            FlowNioProcessors.FlowNioProcessor io = FlowNioProcessors.FlowNioProcessor.current();
+            if (io != null) {
+                // Admitted once its I/O thread has read it: a peer that connected and reset at once
+                // (a reset flood) is then seen closing, and costs no thread and no flow (see start).
+                io.afterNextRead(() -> admitOpen(s));
+            } else {
+                admitOpen(s);
+            }
         }
 
         @Override
         public void closed(MinaTransport t) {
             Session s = sessions.remove(t.session());
-            if (s != null && !s.launched && pending.remove(s)) {
+            if (s != null && !s.admitted) {
+                end(s, closed.get() ? Outcome.STOPPED : Outcome.CLOSED_BY_PEER, null);
+            } else if (s != null && !s.launched && pending.remove(s)) {
                 end(s, Outcome.CLOSED_BY_PEER, null);
             }
             synchronized (sessionsChanged) {

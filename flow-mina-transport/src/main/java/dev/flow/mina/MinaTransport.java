@@ -1,13 +1,19 @@
 package dev.flow.mina;
 
+import dev.flow.Deadline;
+import dev.flow.Line;
 import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
+import dev.flow.SessionOutcome;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.Awaitable;
+import dev.flow.spi.ByteScanner;
 import dev.flow.spi.InputBuffer;
+import dev.flow.spi.ReadDeadlines;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.Charset;
@@ -122,6 +128,10 @@ public final class MinaTransport implements AsyncTransport {
     private volatile IoFutureAwaitable lastWrite;
     /** Set once MINA reported the session closed. */
     private volatile boolean sessionClosed;
+    /** The read deadlines set by the handler; used on the handler's thread only. */
+    private final ReadDeadlines deadlines = new ReadDeadlines();
+    /** How the handler says the session ended, or {@code null}. */
+    private volatile SessionOutcome outcome;
 
     /** {@link TransportConfig#requestTimeout()} in nanoseconds, 0 for none. */
     private final long requestTimeoutNanos;
@@ -225,6 +235,41 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public String readLine(LineTerminator terminator, int maxLength) throws IOException {
         return Awaits.readLine(this, terminator, maxLength, false);
+    }
+
+    /** Reads one line as bytes; blocks (a suspension point in instrumented code). */
+    @Override
+    public Line readLineBytes(LineTerminator terminator, int maxBytes) throws IOException {
+        return Awaits.readLineBytes(this, terminator, maxBytes, false);
+    }
+
+    /** Reads a dot-terminated body into {@code sink}; blocks (a suspension point in instrumented code). */
+    @Override
+    public long readDotBody(OutputStream sink, long maxBytes) throws IOException {
+        return Awaits.readDotBody(this, sink, maxBytes, false);
+    }
+
+    /** Sets a read deadline (see {@link dev.flow.Transport#deadline(Duration)}); on the handler's thread. */
+    @Override
+    public Deadline deadline(Duration timeout) {
+        return deadlines.open(timeout);
+    }
+
+    /** The read deadlines open on this transport; on the handler's thread. */
+    @Override
+    public ReadDeadlines readDeadlines() {
+        return deadlines;
+    }
+
+    /** Records how the session ended, for {@link FlowServer}'s {@link SessionStats}. Thread-safe. */
+    @Override
+    public void recordOutcome(SessionOutcome outcome) {
+        this.outcome = Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /** The outcome the handler recorded, or {@code null}. */
+    SessionOutcome recordedOutcome() {
+        return outcome;
     }
 
     /** Reads at least one and up to {@code len} bytes; blocks (a suspension point in instrumented code). */
@@ -430,33 +475,72 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public String pollLine(LineTerminator terminator, int maxLength) throws IOException {
         String line;
-        boolean adjust;
+        boolean adjust = false;
         long delta = 0;
         try {
             synchronized (lock) {
-                arrived = false;
-                checkReadable();
-                startRequestIfInput();
+                beginPoll();
                 try {
                     line = in.pollLine(terminator, maxLength, eof && failure == null);
                 } finally {
                     delta = account();
                 }
-                if (line == null) {
+                if (line == null && failure != null) {
+                    throw failed();
+                }
+                adjust = line != null && needsResume();
+            }
+        } finally {
+            endPoll(delta, adjust);
+        }
+        return line;
+    }
+
+    /**
+     * Offers the buffered bytes to {@code scanner} and consumes what it accepts; returns 0 if it took
+     * none and -1 at end of stream with nothing buffered; never waits.
+     */
+    @Override
+    public int pollScan(ByteScanner scanner) throws IOException {
+        Objects.requireNonNull(scanner, "scanner");
+        int n;
+        boolean adjust = false;
+        long delta = 0;
+        try {
+            synchronized (lock) {
+                beginPoll();
+                try {
+                    n = in.scan(scanner, eof && failure == null);
+                } finally {
+                    delta = account();
+                }
+                if (n == 0) {
                     if (failure != null) {
                         throw failed();
                     }
-                    return null;
+                    return (eof || drained()) && in.size() == 0 ? -1 : 0;
                 }
                 adjust = needsResume();
             }
         } finally {
-            settle(delta);
+            endPoll(delta, adjust);
         }
+        return n;
+    }
+
+    /** The start of every poll, under lock: input seen, transport open, a request started if input is buffered. */
+    private void beginPoll() throws IOException {
+        arrived = false;
+        checkReadable();
+        startRequestIfInput();
+    }
+
+    /** The end of a poll, outside the lock: settles the budget and resumes reading if the buffer drained. */
+    private void endPoll(long delta, boolean adjust) {
+        settle(delta);
         if (adjust) {
             adjustTraffic();
         }
-        return line;
     }
 
     /**
@@ -470,9 +554,7 @@ public final class MinaTransport implements AsyncTransport {
         boolean adjust;
         long delta;
         synchronized (lock) {
-            arrived = false;
-            checkReadable();
-            startRequestIfInput();
+            beginPoll();
             n = in.read(dst, off, len);
             if (n == 0) {
                 if (failure != null) {
@@ -483,10 +565,7 @@ public final class MinaTransport implements AsyncTransport {
             adjust = needsResume();
             delta = account();
         }
-        settle(delta);
-        if (adjust) {
-            adjustTraffic();
-        }
+        endPoll(delta, adjust);
         return n;
     }
 
@@ -497,9 +576,7 @@ public final class MinaTransport implements AsyncTransport {
         boolean adjust;
         long delta;
         synchronized (lock) {
-            arrived = false;
-            checkReadable();
-            startRequestIfInput();
+            beginPoll();
             k = in.skip(n);
             if (k == 0) {
                 if (failure != null) {
@@ -510,10 +587,7 @@ public final class MinaTransport implements AsyncTransport {
             adjust = needsResume();
             delta = account();
         }
-        settle(delta);
-        if (adjust) {
-            adjustTraffic();
-        }
+        endPoll(delta, adjust);
         return k;
     }
 

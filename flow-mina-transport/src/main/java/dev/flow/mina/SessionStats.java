@@ -56,14 +56,18 @@ public final class SessionStats {
         return queued;
     }
 
-    /** Sessions whose handler returned normally. */
+    /**
+     * Sessions whose handler returned normally, without recording another outcome ({@link
+     * dev.flow.Transport#recordOutcome(dev.flow.SessionOutcome)}).
+     */
     public long completed() {
         return completed;
     }
 
     /**
      * Sessions whose handler ended with an {@link java.io.IOException} after the peer reset or closed
-     * the connection: the peer's doing, not a handler failure; not reported.
+     * the connection, or returned after recording {@link dev.flow.SessionOutcome#CLOSED_BY_PEER}: the
+     * peer's doing, not a handler failure; not reported.
      */
     public long closedByPeer() {
         return closedByPeer;
@@ -72,7 +76,8 @@ public final class SessionStats {
     /**
      * Sessions whose handler ended with a {@link java.net.SocketTimeoutException}, or a failure caused by
      * one (an idle timeout reaches the handler as a failed connection): a read, line, idle or
-     * write timeout of the session's {@code TransportConfig} expired. The limit doing its job; not
+     * write timeout of the session's {@code TransportConfig} or a read deadline expired; or whose handler
+     * returned after recording {@link dev.flow.SessionOutcome#TIMED_OUT}. The limit doing its job; not
      * reported.
      */
     public long timedOut() {
@@ -108,8 +113,10 @@ public final class SessionStats {
 
     /**
      * Of the {@link #failed()} sessions, those whose handler failed on a peer's protocol error: a line
-     * over the limit or input not in the charset. Logged as a summary line at most once per 10 s by
-     * the default failure handler, instead of one warning per session.
+     * over the limit or input not in the charset, or whose handler returned after recording {@link
+     * dev.flow.SessionOutcome#PROTOCOL_ERROR} (counted in {@link #failed()} too, never passed to the
+     * failure handler). Logged as a summary line at most once per 10 s, instead of one warning per
+     * session.
      */
     public long protocolErrors() {
         return protocolErrors;

@@ -4,7 +4,6 @@ import dev.flow.spi.Awaitable;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A one-shot {@link Awaitable} completed by the transport when input, end of stream or a failure
@@ -15,7 +14,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Signal implements Awaitable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Signal.class);
+    private static final Logger LOG = dev.flow.internal.Slf4j.logger(Signal.class);
 
     /** An already completed signal. */
     static final Signal DONE = new Signal(true);

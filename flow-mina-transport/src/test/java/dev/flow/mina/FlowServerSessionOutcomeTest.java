@@ -8,15 +8,23 @@ import dev.flow.loader.ContinuationClassLoader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.transport.socket.nio.NioSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * How sessions that end by a fault are counted, whichever of the handler and MINA's events comes
@@ -51,6 +59,47 @@ class FlowServerSessionOutcomeTest {
         assertResetsAreThePeersDoing(FlowServer.builder().threadPerSession());
     }
 
+    /**
+     * A connect-then-reset flood costs no handler: a session whose peer has reset before the server's
+     * first read of it never gets a thread or a flow. A filter holds each session on its I/O thread until
+     * its socket reports the reset, so that the reset is there before that read.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aPeerThatResetBeforeTheFirstReadGetsNoHandler(ServerMode mode) throws Exception {
+        Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+        FlowServer server = mode.builder(scheduler)
+                .filter("hold-until-reset", new IoFilterAdapter() {
+                    @Override
+                    public void sessionCreated(NextFilter next, IoSession session) throws Exception {
+                        SelectableChannel channel = (SelectableChannel) ((NioSession) session).getChannel();
+                        try (Selector reset = Selector.open()) {
+                            channel.register(reset, SelectionKey.OP_READ);
+                            if (reset.select(10_000) == 0) {
+                                throw new IllegalStateException("no reset within 10 s");
+                            }
+                        }
+                        next.sessionCreated(session);
+                    }
+                })
+                .handler(LOADER, "flowtest.mina.LineEcho", outcomes)
+                .onFailure((t, e) -> reported.add(e))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        for (int i = 0; i < SESSIONS; i++) {
+            try (Socket s = new Socket()) {
+                s.connect(server.localAddress(), 5_000);
+                s.setSoLinger(true, 0);
+            }
+        }
+        Conditions.await("every session to end", () -> ended(server.stats()) == SESSIONS, () -> server.stats().toString());
+        SessionStats s = server.stats();
+        assertEquals(SESSIONS, s.closedByPeer(), s.toString());
+        assertEquals(List.of(), new ArrayList<>(outcomes), "handlers run; " + s);
+        assertEquals(0, scheduler.stats().started(), scheduler.stats().toString());
+        assertEquals(List.of(), new ArrayList<>(reported), s.toString());
+    }
+
     @Test
     void idleTimeoutCountsAsTimedOutNotAsFailureOrPeer() throws Exception {
         FlowServer server = FlowServer.builder().scheduler(scheduler)
@@ -76,6 +125,49 @@ class FlowServerSessionOutcomeTest {
         SessionStats s = server.stats();
         assertEquals(List.of(), new ArrayList<>(reported), s.toString());
         assertEquals(SESSIONS, s.timedOut(), s.toString());
+    }
+
+    @Test
+    void outcomesRecordedByTheHandlerAreCountedInContinuationMode() throws Exception {
+        assertRecordedOutcomesAreCounted(FlowServer.builder().scheduler(scheduler));
+    }
+
+    @Test
+    void outcomesRecordedByTheHandlerAreCountedInSyncMode() throws Exception {
+        assertRecordedOutcomesAreCounted(FlowServer.builder().threadPerSession());
+    }
+
+    private void assertRecordedOutcomesAreCounted(FlowServer.Builder b) throws Exception {
+        FlowServer server = b.handler(LOADER, "flowtest.mina.OutcomeRecorder")
+                .onFailure((t, e) -> reported.add(e))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        assertEquals("250 NOOP\n421 timeout\n", converse(server, "NOOP\r\n", false));
+        assertEquals("500 bare LF\n", converse(server, "HELO x\n", false));
+        assertEquals("500 bare LF\n", converse(server, "HELO x\n", false));
+        assertEquals("250 QUIT\n", converse(server, "QUIT\r\n", false));
+        assertEquals("", converse(server, "", true));
+        Conditions.await("every session to end", () -> ended(server.stats()) == 5, () -> server.stats().toString());
+        SessionStats s = server.stats();
+        assertEquals(List.of(), new ArrayList<>(reported), s.toString());
+        assertEquals(1, s.completed(), s.toString());
+        assertEquals(1, s.timedOut(), s.toString());
+        assertEquals(2, s.failed(), s.toString());
+        assertEquals(2, s.protocolErrors(), s.toString());
+        assertEquals(1, s.closedByPeer(), s.toString());
+    }
+
+    /** Sends {@code text}, optionally shuts the output down, and returns all the server says until it closes. */
+    private static String converse(FlowServer server, String text, boolean shutdown) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(server.localAddress(), 5_000);
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            if (shutdown) {
+                s.shutdownOutput();
+            }
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
     }
 
     private void assertResetsAreThePeersDoing(FlowServer.Builder b) throws Exception {

@@ -14,14 +14,20 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -29,7 +35,16 @@ import org.HdrHistogram.Histogram;
  * dev.flow.samples.http.HttpServer}, started in a child JVM with {@code -Xmx64m}) first alone, then
  * during each hostile attack of issue 14 in turn: held declared-length heads, a connect-then-reset
  * flood, byte-a-time tricklers and idle connections. Prints, per server mode and phase, p50, p99, max,
- * requests completed, errors and the ratio of p99 to the unloaded p99, as a Markdown table.
+ * requests completed, errors and the ratio of p99 to the unloaded p99, as a Markdown table; with {@code
+ * --rounds N}, the modes are run N times in turn (interleaved) and a second table gives each phase's
+ * medians over the rounds.
+ *
+ * <p>Besides the sample's three modes, two baselines run the same session class ({@code HttpSession},
+ * loaded normally) on a plain {@code ServerSocket} with blocking sockets ({@code
+ * dev.flow.bench.load.LoadServer --protocol=http}): {@code baseline-blocking}, a platform thread per
+ * connection, and {@code baseline-virtual}, a virtual thread per connection (JDK 21+). The attack {@code
+ * external-reset-flood} runs {@link dev.flow.bench.hostile.ResetFlood} in a JVM of its own for the
+ * length of the phase. Each row ends with the machine's load average at the end of the phase.
  *
  * <p>Loopback only; every loop is bounded in count and time. The good client connects before each
  * attack starts (an established session) and sends one {@code GET /} at a time on that connection,
@@ -43,7 +58,10 @@ import org.HdrHistogram.Histogram;
 public final class HostileLatency {
 
     static final String SERVER_MAIN = "dev.flow.samples.http.HttpServer";
+    /** The baselines' server: the same session class on blocking sockets, a thread per connection. */
+    static final String BASELINE_MAIN = "dev.flow.bench.load.LoadServer";
     private static final String LISTENING = "listening on 127.0.0.1:";
+    private static final String BASELINE_LISTENING = "LISTENING ";
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     private static final int READ_TIMEOUT_MS = 10_000;
 
@@ -67,43 +85,95 @@ public final class HostileLatency {
         List<Row> rows = run(o, System.out);
         System.out.println();
         System.out.println(table(rows));
+        if (o.rounds > 1) {
+            System.out.println(medians(rows));
+        }
     }
 
     /** Runs every mode and phase of {@code o}, logging progress to {@code log}; returns one row per phase. */
     static List<Row> run(Options o, PrintStream log) throws IOException, InterruptedException {
         List<Row> rows = new ArrayList<>();
-        for (String mode : o.modes) {
-            try (Server server = Server.start(o.java, mode, log)) {
-                log.printf("%s: server pid %d on port %d%n", mode, server.process.pid(), server.port);
-                Phase warm = measure(new GoodClient(server.port), server.port, o.warmup, o.intervalMicros, o.phaseSeconds);
-                log.printf("%s: warm-up %d requests, %d errors%n", mode, warm.completed, warm.errors);
-                double unloadedP99 = 0;
-                for (String attack : o.attacks) {
-                    GoodClient good = new GoodClient(server.port);
-                    Attack a = Attack.start(attack, server.port, o);
-                    NewConnection fresh = NewConnection.start(server.port);
-                    Phase p;
-                    String detail;
-                    try {
-                        p = measure(good, server.port, o.requests, o.intervalMicros, o.phaseSeconds);
-                    } finally {
-                        detail = a.stop() + "; " + fresh.await();
-                    }
-                    if (attack.equals("none")) {
-                        unloadedP99 = p.histogram.getValueAtPercentile(99);
-                    }
-                    Row r = new Row(mode, attack, p, unloadedP99, detail);
-                    rows.add(r);
-                    log.println(r.markdown());
-                    if (!servedWithin(server.port, o.phaseSeconds)) {
-                        log.printf("%s: not served within %d s after %s%n", mode, o.phaseSeconds, attack);
-                    }
-                }
-                log.printf("%s: server alive at the end: %s, %d lines printed%n", mode, server.process.isAlive(),
-                        server.lines.size());
+        for (int round = 1; round <= o.rounds; round++) {
+            for (String mode : o.modes) {
+                rows.addAll(runMode(o, mode, round, log));
             }
         }
         return rows;
+    }
+
+    /** Runs every phase of {@code o} against a new server in {@code mode}; one row per phase. */
+    private static List<Row> runMode(Options o, String mode, int round, PrintStream log)
+            throws IOException, InterruptedException {
+        List<Row> rows = new ArrayList<>();
+        try (Server server = Server.start(o.java, mode, log)) {
+            log.printf("%s: server pid %d on port %d%n", mode, server.process.pid(), server.port);
+            Phase warm = measure(new GoodClient(server.port), server.port, o.warmup, o.intervalMicros, o.phaseSeconds);
+            log.printf("%s: warm-up %d requests, %d errors%n", mode, warm.completed, warm.errors);
+            double unloadedP99 = 0;
+            for (String attack : o.attacks) {
+                GoodClient good = new GoodClient(server.port);
+                Attack a = Attack.start(attack, server.port, o);
+                NewConnection fresh = NewConnection.start(server.port);
+                Phase p;
+                String detail;
+                try {
+                    p = measure(good, server.port, o.requests, o.intervalMicros, o.phaseSeconds);
+                } finally {
+                    detail = a.stop() + "; " + fresh.await() + loadAverage();
+                }
+                if (attack.equals("none")) {
+                    unloadedP99 = p.histogram.getValueAtPercentile(99);
+                }
+                Row r = new Row(round, mode, attack, p, unloadedP99, detail);
+                rows.add(r);
+                log.println(r.markdown());
+                if (!servedWithin(server.port, o.phaseSeconds)) {
+                    log.printf("%s: not served within %d s after %s%n", mode, o.phaseSeconds, attack);
+                }
+            }
+            log.printf("%s: server alive at the end: %s, %d lines printed%n", mode, server.process.isAlive(),
+                    server.lines.size());
+        }
+        return rows;
+    }
+
+    /**
+     * The Markdown table of the medians of {@code rows} over the rounds, per mode and phase in the order
+     * first met: p50, p99, max and the ratio of p99 to the same round's unloaded p99 (each round's ratio
+     * listed too), with the requests completed and the errors of all rounds.
+     */
+    static String medians(List<Row> rows) {
+        Map<String, List<Row>> groups = new LinkedHashMap<>();
+        for (Row r : rows) {
+            groups.computeIfAbsent(r.mode + " | " + r.attack, k -> new ArrayList<>()).add(r);
+        }
+        StringBuilder b = new StringBuilder();
+        b.append("| mode | phase | rounds | median p50 µs | median p99 µs | median max µs | median p99 / unloaded p99 "
+                + "(each round) | completed | errors |\n");
+        b.append("|---|---|---:|---:|---:|---:|---|---:|---:|\n");
+        for (Map.Entry<String, List<Row>> e : groups.entrySet()) {
+            List<Row> g = e.getValue();
+            StringBuilder each = new StringBuilder();
+            long completed = 0;
+            long errors = 0;
+            for (Row r : g) {
+                each.append(each.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", r.ratio()));
+                completed += r.phase.completed;
+                errors += r.phase.errors;
+            }
+            b.append(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.0f | %.2f (%s) | %d | %d |%n", e.getKey(),
+                    g.size(), median(g, r -> r.phase.histogram.getValueAtPercentile(50)),
+                    median(g, r -> r.phase.histogram.getValueAtPercentile(99)),
+                    median(g, r -> r.phase.histogram.getMaxValue()), median(g, Row::ratio), each, completed, errors));
+        }
+        return b.toString();
+    }
+
+    /** The median of {@code f} over {@code rows} (the mean of the middle two for an even count). */
+    static double median(List<Row> rows, ToDoubleFunction<Row> f) {
+        double[] v = rows.stream().mapToDouble(f).sorted().toArray();
+        int n = v.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /** The Markdown table of {@code rows}. */
@@ -216,6 +286,21 @@ public final class HostileLatency {
         }
     }
 
+    /** "; load average N" with the machine's 1-minute load average (Linux), or "" where unknown. */
+    static String loadAverage() {
+        try {
+            String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.US_ASCII).split(" ");
+            return "; load average " + f[0];
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    /** {@code java}, or this JVM's {@code java} executable if {@code null}. */
+    static String javaCommand(String java) {
+        return java != null ? java : System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    }
+
     static void closeQuietly(AutoCloseable c) {
         if (c != null) {
             try {
@@ -231,20 +316,28 @@ public final class HostileLatency {
         static final String HELP = String.join("\n",
                 "HostileLatency: a good HTTP client's latency against the HTTP sample under hostile peers (issue 14).",
                 "Options (--name value or --name=value):",
-                "  --modes LIST        sync,continuation,continuation-io-threads (default: all three)",
+                "  --modes LIST        sync,continuation,continuation-io-threads (default: these three), and the",
+                "                      baselines baseline-blocking, baseline-virtual (JDK 21+)",
                 "  --attacks LIST      none,content-length,reset-flood,trickle,idle (default: all; none is the",
-                "                      unloaded baseline and must come first for the ratio)",
+                "                      unloaded baseline and must come first for the ratio), external-reset-flood",
+                "  --rounds N          run all modes N times in turn and print the medians too (default 1, 1..20)",
                 "  --requests N        good-client requests per phase (default 2000, 1..1000000)",
                 "  --warmup N          unrecorded requests before the first phase (default 2000, 0..1000000)",
                 "  --interval-us N     pacing of the good client's requests (default 1000, 0..1000000)",
                 "  --phase-seconds N   time limit of a phase (default 30, 1..600)",
                 "  --held N            content-length: connections holding a 1 MiB declared head (default 400)",
-                "  --resets N          reset-flood: most connections reset (default 5000)",
+                "  --resets N          reset-flood, external-reset-flood: most connections reset (default 5000)",
+                "  --flood-rate N      external-reset-flood: most resets a second, 0 = as fast as it can (default 0)",
+                "  --flood-seconds N   external-reset-flood: its length, 0 = the phase's paced length + 2 s (default 0)",
                 "  --tricklers N       trickle: peers sending one byte every 500 ms (default 200)",
                 "  --idle N            idle: idle connections (default 1000)",
                 "  --java PATH         the server's java executable (default: this JVM's)");
         private static final List<String> ALL_MODES = List.of("sync", "continuation", "continuation-io-threads");
+        private static final List<String> KNOWN_MODES = List.of("sync", "continuation", "continuation-io-threads",
+                "baseline-blocking", "baseline-virtual");
         private static final List<String> ALL_ATTACKS = List.of("none", "content-length", "reset-flood", "trickle", "idle");
+        private static final List<String> KNOWN_ATTACKS = List.of("none", "content-length", "reset-flood", "trickle",
+                "idle", "external-reset-flood");
 
         List<String> modes = ALL_MODES;
         List<String> attacks = ALL_ATTACKS;
@@ -256,6 +349,9 @@ public final class HostileLatency {
         int resets = 5_000;
         int tricklers = 200;
         int idle = 1_000;
+        int rounds = 1;
+        int floodRate;
+        int floodSeconds;
         String java;
         boolean help;
 
@@ -279,8 +375,11 @@ public final class HostileLatency {
                     throw new IllegalArgumentException(a + ": no value (expected: " + a + " VALUE; see --help)");
                 }
                 switch (name) {
-                    case "--modes": o.modes = list(name, v, ALL_MODES); break;
-                    case "--attacks": o.attacks = list(name, v, ALL_ATTACKS); break;
+                    case "--modes": o.modes = list(name, v, KNOWN_MODES); break;
+                    case "--attacks": o.attacks = list(name, v, KNOWN_ATTACKS); break;
+                    case "--rounds": o.rounds = number(name, v, 1, 20); break;
+                    case "--flood-rate": o.floodRate = number(name, v, 0, 1_000_000); break;
+                    case "--flood-seconds": o.floodSeconds = number(name, v, 0, 600); break;
                     case "--requests": o.requests = number(name, v, 1, 1_000_000); break;
                     case "--warmup": o.warmup = number(name, v, 0, 1_000_000); break;
                     case "--interval-us": o.intervalMicros = number(name, v, 0, 1_000_000); break;
@@ -337,13 +436,15 @@ public final class HostileLatency {
 
     /** One line of the table. */
     static final class Row {
+        final int round;
         final String mode;
         final String attack;
         final Phase phase;
         final double unloadedP99;
         final String detail;
 
-        Row(String mode, String attack, Phase phase, double unloadedP99, String detail) {
+        Row(int round, String mode, String attack, Phase phase, double unloadedP99, String detail) {
+            this.round = round;
             this.mode = mode;
             this.attack = attack;
             this.phase = phase;
@@ -421,13 +522,14 @@ public final class HostileLatency {
         /** Stops the attack, closes its connections and describes what it did. */
         abstract String stop() throws InterruptedException;
 
-        static Attack start(String kind, int port, Options o) throws InterruptedException {
+        static Attack start(String kind, int port, Options o) throws IOException, InterruptedException {
             switch (kind) {
                 case "none": return new None();
                 case "content-length": return Held.start(port, o.held);
-                case "reset-flood": return ResetFlood.start(port, o.resets);
+                case "reset-flood": return InProcessFlood.start(port, o.resets);
                 case "trickle": return Trickle.start(port, o.tricklers);
                 case "idle": return Idle.start(port, o.idle);
+                case "external-reset-flood": return ExternalFlood.start(port, o);
                 default: throw new IllegalArgumentException("attack: " + kind);
             }
         }
@@ -488,7 +590,7 @@ public final class HostileLatency {
     }
 
     /** Threads that connect and reset (SO_LINGER 0) until stopped or {@code max} connections. */
-    private static final class ResetFlood extends Attack {
+    private static final class InProcessFlood extends Attack {
         private static final int THREADS = 2;
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final AtomicInteger sent = new AtomicInteger();
@@ -497,8 +599,8 @@ public final class HostileLatency {
         private long startNanos;
         private volatile long capReachedNanos;
 
-        static ResetFlood start(int port, int max) {
-            ResetFlood a = new ResetFlood();
+        static InProcessFlood start(int port, int max) {
+            InProcessFlood a = new InProcessFlood();
             a.startNanos = System.nanoTime();
             for (int t = 0; t < THREADS; t++) {
                 Thread th = new Thread(() -> {
@@ -531,6 +633,68 @@ public final class HostileLatency {
             long end = capReachedNanos != 0 ? capReachedNanos : System.nanoTime();
             return String.format(Locale.ROOT, "%d resets (%d connects failed) in %.1f s%s", sent.get(), failed.get(),
                     (end - startNanos) / 1e9, capReachedNanos != 0 ? ", cap reached before the phase ended" : "");
+        }
+    }
+
+    /**
+     * {@link dev.flow.bench.hostile.ResetFlood} in a JVM of its own (this JVM's {@code java}), for the
+     * length of the phase: the attacker shares the machine but not the good client's JVM. Starting
+     * returns once it floods.
+     */
+    private static final class ExternalFlood extends Attack {
+        private final Process process;
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final int seconds;
+
+        private ExternalFlood(Process process, int seconds) {
+            this.process = process;
+            this.seconds = seconds;
+        }
+
+        static ExternalFlood start(int port, Options o) throws IOException, InterruptedException {
+            int seconds = o.floodSeconds > 0 ? o.floodSeconds
+                    : (int) Math.min(600, (long) o.requests * o.intervalMicros / 1_000_000 + 2);
+            List<String> cmd = List.of(javaCommand(null), "-cp", System.getProperty("java.class.path"),
+                    dev.flow.bench.hostile.ResetFlood.class.getName(), String.valueOf(port), String.valueOf(o.resets),
+                    "2", String.valueOf(seconds), String.valueOf(o.floodRate));
+            ExternalFlood a = new ExternalFlood(new ProcessBuilder(cmd).redirectErrorStream(true).start(), seconds);
+            CountDownLatch flooding = new CountDownLatch(1);
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(a.process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String l; (l = r.readLine()) != null; ) {
+                        a.lines.add(l);
+                        if (l.startsWith("flooding ")) {
+                            flooding.countDown();
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process ended
+                } finally {
+                    flooding.countDown();
+                }
+            }, "reset-flood-output");
+            reader.setDaemon(true);
+            reader.start();
+            if (!flooding.await(30, TimeUnit.SECONDS)) {
+                a.process.destroyForcibly();
+                throw new IOException("reset flood " + cmd + " did not start within 30 s: " + a.lines);
+            }
+            return a;
+        }
+
+        @Override
+        String stop() throws InterruptedException {
+            if (!process.waitFor(seconds + 30L, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+            for (String l : lines) {
+                if (l.startsWith("reset flood: ")) {
+                    return "external " + l.substring("reset flood: ".length());
+                }
+            }
+            return "external reset flood: no summary (" + lines + ")";
         }
     }
 
@@ -637,9 +801,9 @@ public final class HostileLatency {
 
         static Server start(String java, String mode, PrintStream log) throws IOException, InterruptedException {
             List<String> cmd = new ArrayList<>();
-            cmd.add(java != null ? java : System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-            cmd.addAll(List.of("-Xmx64m", "-cp", System.getProperty("java.class.path"), SERVER_MAIN, "--port", "0"));
-            cmd.addAll(modeArgs(mode));
+            cmd.add(javaCommand(java));
+            cmd.addAll(List.of("-Xmx64m", "-cp", System.getProperty("java.class.path")));
+            cmd.addAll(mainAndArgs(mode));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             List<String> lines = new CopyOnWriteArrayList<>();
             AtomicInteger port = new AtomicInteger(-1);
@@ -650,6 +814,8 @@ public final class HostileLatency {
                         log.println("  [server] " + l);
                         if (l.startsWith(LISTENING) && port.get() < 0) {
                             port.set(Integer.parseInt(l.substring(LISTENING.length()).trim()));
+                        } else if (l.startsWith(BASELINE_LISTENING) && port.get() < 0) {
+                            port.set(Integer.parseInt(l.substring(BASELINE_LISTENING.length()).split(" ")[0]));
                         }
                     }
                 } catch (IOException e) {
@@ -669,14 +835,18 @@ public final class HostileLatency {
             return new Server(p, port.get(), lines);
         }
 
-        static List<String> modeArgs(String mode) {
+        /** The server's main class and arguments in {@code mode}. */
+        static List<String> mainAndArgs(String mode) {
             switch (mode) {
-                case "sync": return List.of("--mode", "sync");
-                case "continuation": return List.of("--mode", "continuation", "--workers", "2");
+                case "sync": return List.of(SERVER_MAIN, "--port", "0", "--mode", "sync");
+                case "continuation": return List.of(SERVER_MAIN, "--port", "0", "--mode", "continuation", "--workers", "2");
                 case "continuation-io-threads":
-                    return List.of("--mode", "continuation", "--workers", "2", "--dispatch", "io-threads");
+                    return List.of(SERVER_MAIN, "--port", "0", "--mode", "continuation", "--workers", "2", "--dispatch",
+                            "io-threads");
+                case "baseline-blocking": return List.of(BASELINE_MAIN, "--mode=sync", "--protocol=http");
+                case "baseline-virtual": return List.of(BASELINE_MAIN, "--mode=virtual", "--protocol=http");
                 default:
-                    throw new IllegalArgumentException("mode: " + mode + " (expected: sync, continuation or continuation-io-threads)");
+                    throw new IllegalArgumentException("mode: " + mode + " (expected: one of " + Options.KNOWN_MODES + ")");
             }
         }
 

@@ -178,7 +178,7 @@ public final class LoadServer implements AutoCloseable {
     }
 
     private void serve(Socket s) {
-        try (SocketTransport t = new SocketTransport(s, served.config())) {
+        try (Transport t = Transport.ofSocket(s, served.config())) {
             served.newHandler(t).call();
         } catch (SocketException e) {
             // connection reset or closed by the client: the end of a run

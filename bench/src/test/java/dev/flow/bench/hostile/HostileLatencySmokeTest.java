@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +37,44 @@ class HostileLatencySmokeTest {
         assertEquals(1.0, rows.get(0).ratio(), 1e-9);
         assertTrue(rows.get(1).detail.startsWith("50 idle connected (0 failed)"), rows.get(1).detail);
         assertTrue(HostileLatency.table(rows).contains("| continuation | idle |"), HostileLatency.table(rows));
+    }
+
+    @Test
+    void theMediansTableTakesEachPhaseMedianOverTheRounds() {
+        List<HostileLatency.Row> rows = new ArrayList<>();
+        long[][] p99s = {{1000, 3000}, {2000, 2000}, {1500, 9000}};
+        for (int round = 0; round < 3; round++) {
+            HostileLatency.Row none = row(round + 1, "none", p99s[round][0], 0);
+            rows.add(none);
+            rows.add(row(round + 1, "external-reset-flood", p99s[round][1], none.phase.histogram.getValueAtPercentile(99)));
+        }
+        String table = HostileLatency.medians(rows);
+        // flood p99s 3000, 2000, 9000 -> 3000; ratios 3.00, 1.00, 6.00 -> 3.00
+        assertTrue(table.contains("| sync | external-reset-flood | 3 | "), table);
+        assertTrue(table.contains("| 3.00 (3.00, 1.00, 6.00) | 30 | 0 |"), table);
+        assertTrue(table.contains("| sync | none | 3 | "), table);
+    }
+
+    private static HostileLatency.Row row(int round, String attack, long p99, double unloaded) {
+        Histogram h = new Histogram(3);
+        for (int i = 0; i < 10; i++) {
+            h.recordValue(p99);
+        }
+        return new HostileLatency.Row(round, "sync", attack, new HostileLatency.Phase(h, 10, 0), unloaded, "-");
+    }
+
+    @Test
+    void theBaselinesAndTheExternalFloodAreOptions() {
+        HostileLatency.Options o = HostileLatency.Options.parse("--modes", "baseline-blocking,baseline-virtual",
+                "--attacks", "none,external-reset-flood", "--rounds", "3", "--flood-rate", "4000");
+        assertEquals(List.of("baseline-blocking", "baseline-virtual"), o.modes);
+        assertEquals(List.of("none", "external-reset-flood"), o.attacks);
+        assertEquals(3, o.rounds);
+        assertEquals(4000, o.floodRate);
+        assertEquals("dev.flow.bench.load.LoadServer", HostileLatency.Server.mainAndArgs("baseline-virtual").get(0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> HostileLatency.Options.parse("--rounds", "21"));
+        assertEquals("--rounds: 21 (expected: 1..20)", e.getMessage());
     }
 
     @Test

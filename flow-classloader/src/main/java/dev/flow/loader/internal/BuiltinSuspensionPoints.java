@@ -28,6 +28,9 @@ public final class BuiltinSuspensionPoints {
         List<SuspensionPoint> p = new ArrayList<>();
         transport(p, "readLine", "()Ljava/lang/String;");
         transport(p, "readLine", "(Ldev/flow/LineTerminator;I)Ljava/lang/String;");
+        transport(p, "readLineBytes", "()Ldev/flow/Line;");
+        transport(p, "readLineBytes", "(Ldev/flow/LineTerminator;I)Ldev/flow/Line;");
+        transport(p, "readDotBody", "(Ljava/io/OutputStream;J)J");
         transport(p, "read", "([BII)I");
         transport(p, "readFully", "([BII)V");
         transport(p, "readFully", "(I)[B");
@@ -37,6 +40,7 @@ public final class BuiltinSuspensionPoints {
         transport(p, "write", "([B)V");
         transport(p, "writeText", "(Ljava/lang/String;)V");
         transport(p, "flush", "()V");
+        transport(p, "flushIfNoInput", "()Z");
         stream(p, "java/io/InputStream", "read", "()I", "inputRead");
         stream(p, "java/io/InputStream", "read", "([B)I", "inputRead");
         stream(p, "java/io/InputStream", "read", "([BII)I", "inputRead");

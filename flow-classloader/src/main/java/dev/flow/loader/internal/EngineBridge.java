@@ -15,7 +15,6 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The narrow bridge to Tascalate JavaFlow's enhancer: it is served the classes as prepared by
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class EngineBridge {
 
-    private static final Logger LOG = LoggerFactory.getLogger(EngineBridge.class);
+    private static final Logger LOG = dev.flow.internal.Slf4j.logger(EngineBridge.class);
     private static final String ENGINE = "org.apache.commons.javaflow.providers.core.";
 
     private final ResourceTransformer transformer;

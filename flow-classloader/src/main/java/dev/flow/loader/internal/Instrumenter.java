@@ -155,6 +155,11 @@ public final class Instrumenter {
         return nodes.containsKey(internalName) || Names.COPIED.contains(internalName);
     }
 
+    /** Internal names of the classes this pass created (desugared lambdas, dispatch markers). */
+    public Set<String> generatedClasses() {
+        return Set.copyOf(generated);
+    }
+
     /** Whether {@code internalName} has methods the engine must instrument. */
     public boolean needsEngine(String internalName) {
         return continuableClasses.contains(internalName);

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * {@code listening on 127.0.0.1:P} once bound, exits 2 on a bad option and 1 if the port cannot be
  * bound. On SIGTERM (or SIGINT) a shutdown hook stops gracefully ({@link #close(Duration)} with {@code
  * --grace}, default 10 s): the server stops accepting, requests in flight finish, then it prints
- * {@code stopped: ...} and the process exits with 0 if every session ended within the grace period
+ * {@code stopped: ...} with the session counters (and in continuation mode the flow counters) and
+ * the process exits with 0 if every session ended within the grace period
  * ({@code Runtime.halt(0)}, the hook being the last thing that runs), else with the JVM's 143 (128 +
  * SIGTERM) after closing the sessions left. If the stop takes over 60 s beyond the grace period, the
  * JVM is halted with status 1: SIGTERM always ends the process.
@@ -240,7 +241,7 @@ public final class SampleServer implements AutoCloseable {
             SessionStats s = server.sessionStats();
             out.println("stopped: " + (clean ? "every session ended" : "sessions left were closed") + " within "
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms (grace " + options.grace().toMillis()
-                    + " ms); " + s);
+                    + " ms); " + s + server.flowStats().map(f -> "; " + f).orElse(""));
             out.flush();
             stopped.countDown();
             if (clean) {

@@ -8,9 +8,9 @@ import java.util.Arrays;
  * A growable byte buffer in which a protocol session assembles its replies, so that each reply (or
  * a batch of replies to pipelined requests) goes out in one {@code Transport.write}, flushed once.
  *
- * <p>{@link #sendWhenDry} is the "flush when the input runs dry" rule: the batch goes out only when no
+ * <p>{@link #sendWhenDry} batches replies to pipelined requests: the batch is written only when no
  * further request is already buffered ({@link Transport#available()} is 0) or it has grown past a
- * bound. Its {@code Transport} calls are suspension points when this class is loaded through the
+ * bound, and flushed with Flow's public rule, {@link Transport#flushIfNoInput()}. Its {@code Transport} calls are suspension points when this class is loaded through the
  * {@code ContinuationClassLoader} with the protocol code (its package is included by the samples'
  * launcher); loaded normally they block.
  *
@@ -82,22 +82,29 @@ public final class OutputBuffer {
     }
 
     /**
-     * Writes and flushes the bytes appended so far if no further input is buffered on {@code transport}
-     * or they reach {@code batchBytes}; otherwise keeps them for the next reply.
+     * Reply batching: while further input is buffered on {@code transport} and fewer than {@code
+     * batchBytes} bytes are appended, keeps them for the next reply; otherwise writes them in one write
+     * and flushes by {@link Transport#flushIfNoInput()} (only when no input is buffered).
      */
     public void sendWhenDry(Transport transport, int batchBytes) throws IOException {
-        if (size >= batchBytes || transport.available() == 0) {
-            send(transport);
+        if (size < batchBytes && transport.available() != 0) {
+            return;
         }
+        write(transport);
+        transport.flushIfNoInput();
     }
 
     /** Writes the bytes appended so far (if any) in one write, empties the buffer and flushes {@code transport}. */
     public void send(Transport transport) throws IOException {
+        write(transport);
+        transport.flush();
+    }
+
+    private void write(Transport transport) throws IOException {
         if (size > 0) {
             transport.write(buf, 0, size);
             reset();
         }
-        transport.flush();
     }
 
     /** Empties the buffer, keeping its capacity up to 64 KiB. */

@@ -1,9 +1,10 @@
-package dev.flow.bench.load;
+package dev.flow;
 
-import dev.flow.LineTerminator;
-import dev.flow.Transport;
-import dev.flow.TransportConfig;
+import dev.flow.internal.Awaits;
+import dev.flow.internal.DotBodyScanner;
+import dev.flow.internal.LineScanner;
 import dev.flow.spi.InputBuffer;
+import dev.flow.spi.ReadDeadlines;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,33 +12,35 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A blocking {@link Transport} over a plain {@link Socket}, for the thread-per-connection modes
- * (platform and virtual threads), with the input semantics of every Flow transport (one {@link
- * InputBuffer}: line terminators, limits in characters, strict decoding, read and line timeouts).
- *
- * <p>Writes are buffered (8 KiB) and {@link #flush()} hands them to the socket. So that code which
- * never flushes still answers, buffered output is also flushed before a read has to wait for the
- * socket (replies to pipelined requests go out together). The idle timeout bounds a read that
- * waits with nothing buffered; the write timeout is not supported by blocking sockets. Not
- * thread-safe: one connection, one thread.
+ * The blocking {@link Transport} over a plain {@link Socket} returned by {@link
+ * Transport#ofSocket(Socket, TransportConfig)}: one {@link InputBuffer} (terminators, limits in
+ * characters, strict decoding), read, line and idle timeouts and read deadlines applied to the
+ * socket's reads, writes buffered (8 KiB) until {@link #flush()} or until a read has to wait for the
+ * socket. Not thread-safe: one connection, one thread at a time.
  */
 final class SocketTransport implements Transport {
+
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
     private final TransportConfig config;
     private final InputBuffer buffer;
+    private final ReadDeadlines deadlines = new ReadDeadlines();
     private final byte[] chunk = new byte[8192];
     private final byte[] separator;
     private boolean eof;
 
     SocketTransport(Socket socket, TransportConfig config) throws IOException {
-        this.socket = socket;
+        this.socket = Objects.requireNonNull(socket, "socket");
         this.config = Objects.requireNonNull(config, "config");
+        if (!socket.isConnected() || socket.isClosed()) {
+            throw new IOException("socket: " + socket + " (expected: connected and open)");
+        }
         socket.setTcpNoDelay(true);
         this.in = socket.getInputStream();
         this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
@@ -64,6 +67,44 @@ final class SocketTransport implements Transport {
                 deadline = System.nanoTime() + lineTimeout;
             }
             fill(deadline);
+        }
+    }
+
+    @Override
+    public Line readLineBytes(LineTerminator terminator, int maxBytes) throws IOException {
+        LineScanner scanner = new LineScanner(terminator, maxBytes);
+        checkOpen();
+        long lineTimeout = config.lineTimeout().toNanos();
+        long deadline = 0;
+        for (;;) {
+            buffer.scan(scanner, eof);
+            if (scanner.line() != null || eof) {
+                return scanner.line();
+            }
+            if (lineTimeout > 0 && deadline == 0 && buffer.size() > 0) {
+                deadline = System.nanoTime() + lineTimeout;
+            }
+            fill(deadline);
+        }
+    }
+
+    @Override
+    public long readDotBody(OutputStream sink, long maxBytes) throws IOException {
+        Objects.requireNonNull(sink, "sink");
+        DotBodyScanner scanner = new DotBodyScanner(maxBytes);
+        checkOpen();
+        for (;;) {
+            int n = buffer.scan(scanner, eof);
+            scanner.drainTo(sink);
+            if (scanner.done()) {
+                return Awaits.dotBodyResult(scanner);
+            }
+            if (n == 0) {
+                if (eof) {
+                    throw Awaits.dotBodyEnded(this, scanner);
+                }
+                fill(0);
+            }
         }
     }
 
@@ -97,6 +138,11 @@ final class SocketTransport implements Transport {
         return (int) Math.min(Integer.MAX_VALUE, (long) buffer.size() + inSocket);
     }
 
+    @Override
+    public Deadline deadline(Duration timeout) {
+        return deadlines.open(timeout);
+    }
+
     private void checkOpen() throws IOException {
         if (socket.isClosed()) {
             throw new IOException("transport to " + remoteAddress() + " is closed");
@@ -106,13 +152,20 @@ final class SocketTransport implements Transport {
     /** Reads once from the socket into the buffer, flushing pending output first. */
     private void fill(long lineDeadline) throws IOException {
         out.flush();
+        if (in.available() > 0) {
+            // Bytes already received: the read does not wait, so no timeout or deadline can fail it.
+            append(in.read(chunk, 0, chunk.length));
+            return;
+        }
         long readTimeout = config.readTimeout().toMillis();
         long idle = config.idleTimeout().toMillis();
         long wait = readTimeout;
+        // What limits this wait: 0 the read timeout (or nothing), 1 idle, 2 the line, 3 a deadline.
+        int limit = 0;
         if (buffer.size() == 0 && idle > 0 && (wait == 0 || idle < wait)) {
             wait = idle;
+            limit = 1;
         }
-        boolean lineLimited = false;
         if (lineDeadline != 0) {
             long left = TimeUnit.NANOSECONDS.toMillis(lineDeadline - System.nanoTime());
             if (left <= 0) {
@@ -120,7 +173,19 @@ final class SocketTransport implements Transport {
             }
             if (wait == 0 || left < wait) {
                 wait = left;
-                lineLimited = true;
+                limit = 2;
+            }
+        }
+        long deadlineLeft = deadlines.nanosLeft();
+        if (deadlineLeft != Long.MAX_VALUE) {
+            if (deadlineLeft <= 0) {
+                throw deadlines.exceeded(remoteAddress());
+            }
+            // Rounded up: a socket timeout that fires before the deadline would fail the read early.
+            long left = (deadlineLeft + 999_999) / 1_000_000;
+            if (wait == 0 || left < wait) {
+                wait = left;
+                limit = 3;
             }
         }
         socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, wait));
@@ -128,16 +193,24 @@ final class SocketTransport implements Transport {
         try {
             r = in.read(chunk, 0, chunk.length);
         } catch (SocketTimeoutException e) {
-            if (lineLimited) {
-                throw lineTimedOut();
+            switch (limit) {
+                case 1:
+                    socket.close();
+                    throw new SocketTimeoutException("connection idle for " + idle + " ms (idleTimeout)");
+                case 2:
+                    throw lineTimedOut();
+                case 3:
+                    throw deadlines.exceeded(remoteAddress());
+                default:
+                    throw new SocketTimeoutException("read from " + remoteAddress() + " timed out after "
+                            + readTimeout + " ms (readTimeout)");
             }
-            if (wait != readTimeout) {
-                socket.close();
-                throw new SocketTimeoutException("connection idle for " + idle + " ms (idleTimeout)");
-            }
-            throw new SocketTimeoutException("read from " + remoteAddress() + " timed out after "
-                    + readTimeout + " ms (readTimeout)");
         }
+        append(r);
+    }
+
+    /** Appends {@code r} bytes of the chunk, or marks the end of stream if {@code r < 0}. */
+    private void append(int r) {
         if (r < 0) {
             eof = true;
         } else {

@@ -1,8 +1,5 @@
-package dev.flow.bench.load;
+package dev.flow;
 
-import dev.flow.PlainSocketPeer;
-import dev.flow.TransportConfig;
-import dev.flow.TransportContractTest;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -13,9 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The transport contract for the bench's {@link SocketTransport} (a plain blocking socket
- * transport; the continuation-mode variants are skipped: it is not an {@code AsyncTransport}). A
- * socket read cannot be interrupted, so timeouts run the test in a separate thread.
+ * The transport contract for the blocking socket transport of {@link Transport#ofSocket} (not an
+ * {@code AsyncTransport}: the continuation-mode variants are skipped). A socket read cannot be
+ * interrupted, so timeouts run the test in a separate thread.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SocketTransportContractTest extends TransportContractTest {
@@ -39,22 +36,20 @@ class SocketTransportContractTest extends TransportContractTest {
             Socket accepted = server.accept();
             resources.add(client);
             resources.add(accepted);
-            return new Connection(new SocketTransport(accepted, config), new PlainSocketPeer(client));
+            return new Connection(Transport.ofSocket(accepted, config), new PlainSocketPeer(client));
         }
     }
 
     /** A thread in a socket read is RUNNABLE in native code: look for the transport's read on its stack. */
     @Override
     protected boolean isWaiting(Thread reader) {
-        for (StackTraceElement e : reader.getStackTrace()) {
-            if (e.getClassName().equals(SocketTransport.class.getName()) && e.getMethodName().equals("fill")) {
-                for (StackTraceElement top : reader.getStackTrace()) {
-                    if (top.getClassName().startsWith("sun.nio.ch.") || top.isNativeMethod()) {
-                        return true;
-                    }
-                }
-            }
+        StackTraceElement[] stack = reader.getStackTrace();
+        boolean filling = false;
+        boolean inSocket = false;
+        for (StackTraceElement e : stack) {
+            filling |= e.getClassName().equals(SocketTransport.class.getName()) && e.getMethodName().equals("fill");
+            inSocket |= e.getClassName().startsWith("sun.nio.ch.") || e.isNativeMethod();
         }
-        return super.isWaiting(reader);
+        return filling && inSocket || super.isWaiting(reader);
     }
 }
