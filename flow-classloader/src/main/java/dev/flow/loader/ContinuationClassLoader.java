@@ -264,7 +264,8 @@ public final class ContinuationClassLoader extends ClassLoader {
 
         /**
          * Builds the loader: scans and analyses the included packages. Classes are rewritten when
-         * first loaded: one whose rewritten form breaks a class-file limit is refused then.
+         * first loaded: a method whose rewritten form breaks a class-file limit is left as compiled
+         * then (lenient) or its class refused (strict).
          *
          * @throws IllegalStateException if no package is included
          * @throws InstrumentationException if an included class cannot be analysed, runs JavaFlow

@@ -28,6 +28,17 @@ final class TestSupport {
         }
     }
 
+    /** Waits up to 10 s for {@code n} flows of the scheduler to be running (on a worker, not suspended). */
+    static void awaitRunning(FlowScheduler scheduler, int n) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (scheduler.stats().running() != n) {
+            if (System.nanoTime() > deadline) {
+                fail(n + " flow(s) not running within 10 s: " + scheduler.stats());
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     /**
      * Runs fixture {@code className} three times as a flow of {@code scheduler}: each run must return
      * {@code expected}, and exactly one warning naming the class must be logged in all.

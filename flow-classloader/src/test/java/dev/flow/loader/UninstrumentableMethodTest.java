@@ -3,7 +3,6 @@ package dev.flow.loader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
@@ -45,13 +44,7 @@ class UninstrumentableMethodTest {
         CompletableFuture<Long> f = new CompletableFuture<>();
         try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("huge").build()) {
             FlowHandle<Object> h = s.submit(loader.newInstance(Callable.class, "flowtest.refused.RunsHuge", f));
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (s.stats().running() != 1) {
-                if (System.nanoTime() > deadline) {
-                    fail("the flow did not start within 10 s: " + s.stats());
-                }
-                Thread.onSpinWait();
-            }
+            TestSupport.awaitRunning(s, 1);
             f.complete(7L);
             assertEquals(expected, h.get(Duration.ofSeconds(10)));
             assertEquals(0, s.stats().resumed(), "pinned: the flow blocked its worker rather than suspend");

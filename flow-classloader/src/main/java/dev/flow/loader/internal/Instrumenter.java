@@ -84,6 +84,18 @@ public final class Instrumenter {
     private final Map<String, LambdaDesugarer.Site> lambdaByClass = new HashMap<>();
     /** Private and static targets of serializable lambdas, pinned under their own names, to the line of their first site. */
     private final Map<String, Integer> pinnedInPlace = new HashMap<>();
+    /** Classes a strict loader refuses when they load, with the refusal. */
+    private final Map<String, Refusal> refusals = new HashMap<>();
+    /** Pin sites of methods left as compiled, by class, reported when the class is first prepared for loading. */
+    private final Map<String, List<Integer>> unreported = new HashMap<>();
+    /**
+     * Methods as they were before this pass rewrote them, for those large enough that the rewrite may
+     * take them past 64 KB; a method under {@value #SNAPSHOT_SIZE} instructions cannot grow that much
+     * (each instruction grows by at most a few dozen bytes).
+     */
+    private final Map<MethodNode, MethodNode> beforeRewrite = new HashMap<>();
+    private static final int SNAPSHOT_SIZE = 2000;
+    private final Set<MethodNode> leftAsCompiled = new HashSet<>();
 
     /**
      * Analyses and rewrites the classes named.
@@ -198,8 +210,24 @@ public final class Instrumenter {
     public synchronized byte[] prepared(String internalName) {
         rewrite(internalName);
         if (unwritten.remove(internalName)) {
-            prepared.put(internalName, write(nodes.get(internalName)));
+            writePrepared(nodes.get(internalName));
         }
+        Refusal refused = refusals.get(internalName);
+        if (refused != null) {
+            throw new InstrumentationException(internalName.replace('/', '.'), refused.method, refused.desc, refused.reason,
+                    refused.cause);
+        }
+        List<Integer> sites;
+        synchronized (unreported) {
+            sites = unreported.remove(internalName);
+        }
+        if (sites != null) {
+            sites.forEach(Pins::report);
+        }
+        return bytes(internalName);
+    }
+
+    private byte[] bytes(String internalName) {
         byte[] b = prepared.get(internalName);
         return b != null ? b : originals.get(internalName);
     }
@@ -213,14 +241,20 @@ public final class Instrumenter {
      * The view of a class the engine's resolver reads; {@code null} to use the parent's. The engine
      * reads other classes for their members, their marks and the calls in their bridge and accessor
      * methods, never for their stack map frames: a class rewritten but not loaded yet is shown without
-     * them, which saves computing its frames until it is loaded.
+     * them, which saves computing its frames until it is loaded. A class that does not fit without
+     * falling back ({@link #writeOrLeaveAsCompiled}) is shown as it will be loaded.
      */
     public synchronized byte[] resolverView(String internalName) {
         rewrite(internalName);
         if (unwritten.contains(internalName)) {
-            return write(nodes.get(internalName), 0);
+            try {
+                return writeUnchecked(nodes.get(internalName), 0);
+            } catch (MethodTooLargeException tooLarge) {
+                unwritten.remove(internalName);
+                writePrepared(nodes.get(internalName));
+            }
         }
-        byte[] b = prepared(internalName);
+        byte[] b = bytes(internalName);
         if (b != null) {
             return b;
         }
@@ -716,6 +750,11 @@ public final class Instrumenter {
         ClassNode cn = nodes.get(internalName);
         boolean changed = generated.contains(cn.name) || substituted.contains(cn.name);
         for (MethodNode mn : new ArrayList<>(cn.methods)) {
+            if (mn.instructions.size() >= SNAPSHOT_SIZE) {
+                MethodNode copy = new MethodNode(mn.access, mn.name, mn.desc, mn.signature, null);
+                mn.accept(copy);
+                beforeRewrite.put(mn, copy);
+            }
             changed |= rewriteMethod(cn, mn);
         }
         changed |= splitMethods(cn);
@@ -726,6 +765,7 @@ public final class Instrumenter {
             if (isMarked(mn)) {
                 engine = true;
                 noteCaughtExceptions(mn);
+                StackSpills.liftAcrossSuspensions(mn, this::engineCallSite);
                 EngineCallSites.spillWhereEngineFails(mn);
             }
         }
@@ -734,7 +774,135 @@ public final class Instrumenter {
         }
         if (changed) {
             unwritten.add(cn.name);
+        } else {
+            cn.methods.forEach(beforeRewrite::remove);
         }
+    }
+
+    /**
+     * Writes the rewritten {@code cn} as it will be defined; a method left as compiled is no longer
+     * instrumented by the engine.
+     */
+    private void writePrepared(ClassNode cn) {
+        prepared.put(cn.name, writeOrLeaveAsCompiled(cn));
+        cn.methods.forEach(beforeRewrite::remove);
+        if (!cn.methods.stream().anyMatch(Instrumenter::isMarked)) {
+            continuableClasses.remove(cn.name);
+        }
+    }
+
+    /**
+     * {@code cn} written; a method this pass took past 64 KB is left as compiled in lenient mode, each
+     * of its calls that could suspend a pinned site reported when the class loads; a strict loader
+     * refuses the class when it loads.
+     */
+    private byte[] writeOrLeaveAsCompiled(ClassNode cn) {
+        for (;;) {
+            try {
+                return writeUnchecked(cn, ClassWriter.COMPUTE_FRAMES);
+            } catch (MethodTooLargeException e) {
+                MethodNode mn = Hierarchy.declared(cn, e.getMethodName(), e.getDescriptor());
+                MethodNode before = mn == null ? null : beforeRewrite.remove(mn);
+                String reason = "method too large after rewriting (" + e.getCodeSize() + " bytes, limit 65535)";
+                String className = cn.name.replace('/', '.');
+                if (mn == null || (before == null && !leftAsCompiled.contains(mn))) {
+                    throw new InstrumentationException(className, unsuffixed(e.getMethodName()), e.getDescriptor(), reason, e);
+                }
+                if (strict || before == null) {
+                    refusals.put(cn.name, new Refusal(unsuffixed(e.getMethodName()), e.getDescriptor(),
+                            before == null ? "even left as compiled: " + reason : reason, e));
+                    return originals.get(cn.name);
+                }
+                leftAsCompiled.add(mn);
+                leaveAsCompiled(cn, mn, before, reason);
+            } catch (ClassTooLargeException e) {
+                throw new InstrumentationException(cn.name.replace('/', '.'), "", "", "class too large after rewriting", e);
+            } catch (RuntimeException e) {
+                throw new InstrumentationException(cn.name.replace('/', '.'), "", "", "cannot write rewritten class: " + e, e);
+            }
+        }
+    }
+
+    /** Why a strict loader refuses a class when it loads. */
+    private static final class Refusal {
+        final String method;
+        final String desc;
+        final String reason;
+        final Throwable cause;
+
+        Refusal(String method, String desc, String reason, Throwable cause) {
+            this.method = method;
+            this.desc = desc;
+            this.reason = reason;
+            this.cause = cause;
+        }
+    }
+
+    /**
+     * Puts back the code {@code mn} had before this pass, no longer marked for the engine. Each call in
+     * it that would suspend when rewritten is a site that cannot be instrumented: a blocking call just
+     * blocks, a call of a split method goes through its pinning wrapper, and a call of any other
+     * suspendable method is pinned here.
+     */
+    private void leaveAsCompiled(ClassNode cn, MethodNode mn, MethodNode before, String reason) {
+        mn.instructions = before.instructions;
+        mn.tryCatchBlocks = before.tryCatchBlocks;
+        mn.localVariables = before.localVariables;
+        mn.visibleLocalVariableAnnotations = before.visibleLocalVariableAnnotations;
+        mn.invisibleLocalVariableAnnotations = before.invisibleLocalVariableAnnotations;
+        mn.maxLocals = before.maxLocals;
+        mn.maxStack = before.maxStack;
+        if (mn.invisibleAnnotations != null) {
+            mn.invisibleAnnotations.removeIf(a -> Names.CONTINUABLE.equals(a.desc));
+        }
+        String className = cn.name.replace('/', '.');
+        String method = unsuffixed(mn.name) + mn.desc;
+        List<Integer> sites = new ArrayList<>();
+        int slot = mn.maxLocals;
+        int line = -1;
+        for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof LineNumberNode) {
+                line = ((LineNumberNode) i).line;
+                continue;
+            }
+            if (!(i instanceof MethodInsnNode)) {
+                continue;
+            }
+            MethodInsnNode c = (MethodInsnNode) i;
+            String decl = pointFor(c) == null ? resolve(c.owner, c.name, c.desc) : null;
+            boolean body = decl != null && suspendable.contains(decl) && !split.contains(decl)
+                    && !pinnedInPlace.containsKey(decl);
+            if (body || pointFor(c) != null || decl == null && dispatch.markerFor(c) != null) {
+                int site = Pins.register(className, method, line, Pins.Reason.UNINSTRUMENTED, reason, false);
+                sites.add(site);
+                if (body) {
+                    // A suspendable body below a frame the engine does not instrument must not suspend.
+                    mn.maxLocals = slot;
+                    bracket(mn, c, c, site);
+                }
+            }
+        }
+        if (sites.isEmpty()) {
+            sites.add(Pins.register(className, method, firstLine(mn), Pins.Reason.UNINSTRUMENTED, reason, false));
+        }
+        mn.maxLocals = slot + 1;
+        synchronized (unreported) {
+            unreported.computeIfAbsent(cn.name, k -> new ArrayList<>()).addAll(sites);
+        }
+    }
+
+
+
+    /**
+     * Whether the engine may capture or restore the flow's stack at {@code c}: a call of Flow's awaits,
+     * of a dispatch marker, or of a suspendable in-scope method (possibly renamed to its body).
+     */
+    private boolean engineCallSite(MethodInsnNode c) {
+        if (Names.COPIED.contains(c.owner) || c.owner.startsWith(Dispatch.PACKAGE)) {
+            return true;
+        }
+        String decl = resolve(c.owner, unsuffixed(c.name), c.desc);
+        return decl != null && suspendable.contains(decl);
     }
 
     /**
@@ -1285,17 +1453,10 @@ public final class Instrumenter {
         return write(cn, ClassWriter.COMPUTE_FRAMES);
     }
 
-    /** {@code cn} written with the {@link ClassWriter} flags given. */
+    /** {@code cn} written with the {@link ClassWriter} flags given; a broken class-file limit refused. */
     private byte[] write(ClassNode cn, int flags) {
-        ClassWriter w = new ClassWriter(flags) {
-            @Override
-            protected String getCommonSuperClass(String a, String b) {
-                return hierarchy.commonSuperClass(a, b);
-            }
-        };
         try {
-            cn.accept(w);
-            return w.toByteArray();
+            return writeUnchecked(cn, flags);
         } catch (MethodTooLargeException e) {
             throw new InstrumentationException(cn.name.replace('/', '.'), e.getMethodName(), e.getDescriptor(),
                     "method too large after rewriting (" + e.getCodeSize() + " bytes, limit 65535)", e);
@@ -1304,5 +1465,16 @@ public final class Instrumenter {
         } catch (RuntimeException e) {
             throw new InstrumentationException(cn.name.replace('/', '.'), "", "", "cannot write rewritten class: " + e, e);
         }
+    }
+
+    private byte[] writeUnchecked(ClassNode cn, int flags) {
+        ClassWriter w = new ClassWriter(flags) {
+            @Override
+            protected String getCommonSuperClass(String a, String b) {
+                return hierarchy.commonSuperClass(a, b);
+            }
+        };
+        cn.accept(w);
+        return w.toByteArray();
     }
 }

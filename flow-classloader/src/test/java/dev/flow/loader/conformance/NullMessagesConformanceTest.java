@@ -24,7 +24,11 @@ class NullMessagesConformanceTest extends ConformanceSuite {
         return Stream.of("ReceiverIsReturnOfGet", "ReceiverIsReturnOfCompletableGet", "ReceiverIsReturnOfJoin",
                         "ThrowsReturnOfGet", "FieldOfReturnOfGet", "ArrayLoadFromReturnOfGet", "ArrayLengthOfNullLocal",
                         "UnboxingReturnOfGet", "UnboxingNullLocal", "SynchronizedOnReturnOfGet", "SynchronizedOnNullField",
-                        "CallOnNullLocalAfterAwait")
+                        "CallOnNullLocalAfterAwait", "ArrayStoreOfAwaitedIntoNullLocal", "FieldStoreOfAwaitedIntoNullLocal",
+                        "CallOnNullFieldWithAwaitedArgument", "CallOnNullFieldChainWithAwaitedArgument",
+                        "CallOnNullStaticWithAwaitedArgument", "CallOnNullArrayElementWithAwaitedArgument",
+                        "ArrayStoreWithIndexChangedBeforeAwait", "CallOnNullLocalReassignedInArguments",
+                        "ValuesAcrossAwaitsKeepTheirOrder")
                 .map(n -> Case.of("flowtest.conformance.nullmessages." + n).suspends());
     }
 }

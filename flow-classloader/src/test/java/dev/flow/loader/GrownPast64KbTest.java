@@ -1,0 +1,153 @@
+package dev.flow.loader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.internal.Pins;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * A method that fits in 64 KB as compiled but not once the loader has rewritten its suspension points
+ * (before the continuation engine sees it): {@code growfix.Grows.run} is written here with 65,523
+ * bytes of code, three {@code CompletableFuture.join()} calls among them. A lenient loader leaves it
+ * as compiled and reports each join as a pinned site when the class loads (class, method, line, why);
+ * a strict loader refuses the class when it loads, in the same words.
+ */
+class GrownPast64KbTest {
+
+    private static final String CLASS = "growfix.Grows";
+    private static final String RUN = "(Ljava/util/concurrent/CompletableFuture;)J";
+    private static final int FILLER = 16_370;
+    private static final int[] JOIN_LINES = {10, 20, 30};
+    private static final String WHY = "the continuation engine cannot instrument this method (method too large after rewriting (";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void lenientLoaderLeavesAMethodItsRewriteTakesPast64KbAsCompiledAndReportsEachJoinAsAPinnedSite() throws Exception {
+        try (URLClassLoader parent = new URLClassLoader(new URL[] {classes().toUri().toURL()}, getClass().getClassLoader())) {
+            ContinuationClassLoader loader = ContinuationClassLoader.builder().include("growfix").parent(parent).build();
+            int before = aboutRun().size();
+            Class<?> grows = loader.loadClass(CLASS);
+            assertSame(loader, grows.getClassLoader());
+            List<String> reported = aboutRun().subList(before, aboutRun().size());
+            assertEquals(JOIN_LINES.length, reported.size(), () -> "one warning per join: " + reported);
+            for (int k = 0; k < JOIN_LINES.length; k++) {
+                assertTrue(reported.get(k).startsWith("cannot suspend at " + CLASS + ".run" + RUN + " (line " + JOIN_LINES[k]
+                        + "): " + WHY), reported.get(k));
+            }
+
+            CompletableFuture<Long> f = new CompletableFuture<>();
+            try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("grown").build()) {
+                FlowHandle<Object> h = s.submit(loader.newInstance(Callable.class, CLASS, f));
+                TestSupport.awaitRunning(s, 1);
+                f.complete(7L);
+                assertEquals(FILLER + 3 * 7L, h.get(Duration.ofSeconds(10)));
+                assertEquals(0, s.stats().resumed(), "pinned: the flow blocked its worker rather than suspend");
+                TestSupport.awaitIdle(s);
+            }
+            assertEquals(before + JOIN_LINES.length, aboutRun().size(), "no further warning when the pinned sites block");
+        }
+    }
+
+    @Test
+    void strictLoaderRefusesAMethodItsRewriteTakesPast64KbWhenTheClassLoads() throws Exception {
+        try (URLClassLoader parent = new URLClassLoader(new URL[] {classes().toUri().toURL()}, getClass().getClassLoader())) {
+            ContinuationClassLoader loader = ContinuationClassLoader.builder().include("growfix").parent(parent).strict(true).build();
+            InstrumentationException e = assertThrows(InstrumentationException.class, () -> loader.loadClass(CLASS));
+            assertEquals(CLASS, e.className());
+            assertEquals("run", e.methodName());
+            assertEquals(RUN, e.descriptor());
+            assertTrue(e.getMessage().startsWith("cannot instrument " + CLASS + ".run" + RUN
+                    + ": method too large after rewriting ("), e.getMessage());
+        }
+    }
+
+    private static List<String> aboutRun() {
+        return Pins.warnings().stream().filter(w -> w.startsWith("cannot suspend at " + CLASS + ".run"))
+                .collect(Collectors.toList());
+    }
+
+    /**
+     * Writes {@code growfix.Grows}: a {@code Callable} over a future whose {@code call()} returns {@code
+     * run(future)}, and {@code static long run(CompletableFuture f)} adding 1 to a total {@value
+     * #FILLER} times and {@code f.join()} three times (lines 10, 20, 30).
+     */
+    private Path classes() throws Exception {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "growfix/Grows", null, "java/lang/Object",
+                new String[] {"java/util/concurrent/Callable"});
+        cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL, "f", "Ljava/util/concurrent/CompletableFuture;", null, null);
+        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "(Ljava/util/concurrent/CompletableFuture;)V", null, null);
+        init.visitCode();
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitVarInsn(Opcodes.ALOAD, 1);
+        init.visitFieldInsn(Opcodes.PUTFIELD, "growfix/Grows", "f", "Ljava/util/concurrent/CompletableFuture;");
+        init.visitInsn(Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        MethodVisitor call = cw.visitMethod(Opcodes.ACC_PUBLIC, "call", "()Ljava/lang/Object;", null, null);
+        call.visitCode();
+        call.visitVarInsn(Opcodes.ALOAD, 0);
+        call.visitFieldInsn(Opcodes.GETFIELD, "growfix/Grows", "f", "Ljava/util/concurrent/CompletableFuture;");
+        call.visitMethodInsn(Opcodes.INVOKESTATIC, "growfix/Grows", "run", RUN, false);
+        call.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Long", "valueOf", "(J)Ljava/lang/Long;", false);
+        call.visitInsn(Opcodes.ARETURN);
+        call.visitMaxs(0, 0);
+        call.visitEnd();
+        MethodVisitor run = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", RUN, null, null);
+        run.visitCode();
+        run.visitInsn(Opcodes.LCONST_0);
+        run.visitVarInsn(Opcodes.LSTORE, 1);
+        for (int k = 0; k < FILLER; k++) {
+            if (k % (FILLER / JOIN_LINES.length) == 0 && k / (FILLER / JOIN_LINES.length) < JOIN_LINES.length) {
+                Label here = new Label();
+                run.visitLabel(here);
+                run.visitLineNumber(JOIN_LINES[k / (FILLER / JOIN_LINES.length)], here);
+                run.visitVarInsn(Opcodes.LLOAD, 1);
+                run.visitVarInsn(Opcodes.ALOAD, 0);
+                run.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/util/concurrent/CompletableFuture", "join",
+                        "()Ljava/lang/Object;", false);
+                run.visitTypeInsn(Opcodes.CHECKCAST, "java/lang/Long");
+                run.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/Long", "longValue", "()J", false);
+                run.visitInsn(Opcodes.LADD);
+                run.visitVarInsn(Opcodes.LSTORE, 1);
+            }
+            run.visitVarInsn(Opcodes.LLOAD, 1);
+            run.visitInsn(Opcodes.LCONST_1);
+            run.visitInsn(Opcodes.LADD);
+            run.visitVarInsn(Opcodes.LSTORE, 1);
+        }
+        run.visitVarInsn(Opcodes.LLOAD, 1);
+        run.visitInsn(Opcodes.LRETURN);
+        run.visitMaxs(0, 0);
+        run.visitEnd();
+        cw.visitEnd();
+        Path file = dir.resolve("growfix/Grows.class");
+        Files.createDirectories(file.getParent());
+        Files.write(file, cw.toByteArray());
+        return dir;
+    }
+}
