@@ -79,7 +79,7 @@ final class ScopeTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String name, Class<?> redefining, ProtectionDomain domain, byte[] original) {
         if (name == null || loader == null || redefining != null || name.equals(defining.get())
-                || !(options.covers(name) || Scope.isCopied(name))
+                || !(options.covers(name) || Scope.isCopied(name) || Scope.isSubstitute(name))
                 || loader.getClass().getName().equals(CONTINUATION_LOADER)) {
             return null;
         }
@@ -92,6 +92,9 @@ final class ScopeTransformer implements ClassFileTransformer {
             }
             synchronized (this) {
                 defineDeferred(loader, scope, domain);
+            }
+            if (Scope.isSubstitute(name) && !scope.defines(name)) {
+                return null; // the scope's code uses no substitute of this JDK class: Flow's own stays as compiled
             }
             if (!scope.defines(name)) {
                 report("flow-agent: " + name.replace('/', '.') + " is in an included package but " + loader

@@ -136,6 +136,7 @@ final class BuildTime {
             Set<String> out = new TreeSet<>(scope.classes());
             out.addAll(scope.generated());
             out.addAll(Scope.copied());
+            out.addAll(scope.substitutes());
             for (String name : out) {
                 byte[] b = portable(scope.markedBytes(name), loader);
                 if (write) {

@@ -197,6 +197,17 @@ public final class Instrumenter {
         return Set.copyOf(generated);
     }
 
+    /** Internal names of Flow's suspendable JDK substitutes this scope defines its own copy of. */
+    public Set<String> substituteClasses() {
+        Set<String> out = new java.util.TreeSet<>();
+        for (String n : substituted) {
+            if (Substitutes.isSubstitute(n)) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
     /** Whether {@code internalName} has methods the engine must instrument. */
     public synchronized boolean needsEngine(String internalName) {
         rewrite(internalName);

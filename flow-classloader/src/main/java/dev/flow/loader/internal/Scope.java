@@ -118,6 +118,20 @@ public final class Scope {
         return instrumenter.defines(internalName);
     }
 
+    /**
+     * Flow's suspendable versions of JDK classes ({@code dev.flow.jdk}) this scope defines its own
+     * instrumented copy of, because its code was rewritten to use them (internal names; empty if none
+     * was). A route defines them in the loader of the scope, like {@link #copied()}.
+     */
+    public Set<String> substitutes() {
+        return instrumenter.substituteClasses();
+    }
+
+    /** Whether {@code internalName} is one of Flow's suspendable versions of JDK classes. */
+    public static boolean isSubstitute(String internalName) {
+        return Substitutes.isSubstitute(internalName);
+    }
+
     /** Flow's classes of which each scope defines its own instrumented copy (internal names). */
     public static Set<String> copied() {
         return Names.COPIED;
