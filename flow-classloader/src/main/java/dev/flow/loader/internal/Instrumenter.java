@@ -216,7 +216,10 @@ public final class Instrumenter {
 
     /**
      * The class file after this pass: rewritten and marked, ready for the engine; the original
-     * if nothing had to change. A class is rewritten the first time it is asked for.
+     * if nothing had to change. A class is rewritten the first time it is asked for; the pinned sites
+     * of a method left as compiled are reported then.
+     *
+     * @throws InstrumentationException in strict mode, for a method this pass took past 64 KB
      */
     public synchronized byte[] prepared(String internalName) {
         rewrite(internalName);
