@@ -46,7 +46,6 @@ import org.apache.mina.core.future.CloseFuture;
 import org.apache.mina.core.service.IoAcceptor;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.core.write.WriteToClosedSessionException;
-import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
 import org.slf4j.Logger;
@@ -110,6 +109,10 @@ import org.slf4j.Logger;
  * (connections wait in the kernel's accept queue), then tries again, until sessions that end have
  * freed descriptors. The default {@link Builder#maxSessions(int)} ({@link #defaultMaxSessions()})
  * keeps a server under its process's descriptor limit: connections beyond it are closed at once.
+ * Accepting is bounded too: while {@link Builder#maxStartingSessions(int)} accepted TCP sessions (default
+ * {@value #DEFAULT_MAX_STARTING_SESSIONS}) wait for their I/O thread to register them and for their handler
+ * to start, the server accepts no more (connections wait in the kernel's accept queue), so that a
+ * flood of connections neither piles up sessions on the heap nor holds up the I/O threads' turns.
  *
  * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter}; {@link
  * Builder#filter(String, IoFilter)} adds any MINA filter, in order, between the network and the
@@ -143,6 +146,9 @@ public final class FlowServer implements AutoCloseable {
      */
     public static final int FALLBACK_MAX_SESSIONS = 10_000;
 
+    /** The default of {@link Builder#maxStartingSessions(int)}: 256. */
+    public static final int DEFAULT_MAX_STARTING_SESSIONS = 256;
+
     /** Descriptors kept for the process's own use by {@link #defaultMaxSessions()}: at least 64. */
     private static final long MIN_RESERVED_DESCRIPTORS = 64;
 
@@ -164,6 +170,8 @@ public final class FlowServer implements AutoCloseable {
     /** The failure handler, or {@code null} for {@link #report}. */
     private final BiConsumer<? super Transport, ? super Throwable> onFailure;
     private final IoAcceptor acceptor;
+    /** The TCP acceptor, or {@code null} for in-VM pipes. */
+    private final FlowSocketAcceptor tcp;
     /** The TCP processors, or {@code null} for in-VM pipes. */
     private final IoProcessors processors;
     private final ExecutorService setup;
@@ -214,9 +222,12 @@ public final class FlowServer implements AutoCloseable {
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
             this.processors = null;
+            this.tcp = null;
         } else {
             this.processors = IoProcessors.create(b.dispatch, scheduler, b.ioProcessors, "flow-server-" + id);
-            NioSocketAcceptor nio = new FlowSocketAcceptor(processors.pool(), acceptFailures, resets);
+            FlowSocketAcceptor nio = new FlowSocketAcceptor(processors.pool(), b.maxStartingSessions, acceptFailures,
+                    resets);
+            this.tcp = nio;
             nio.setReuseAddress(true);
             nio.setBacklog(b.backlog);
             nio.getSessionConfig().setTcpNoDelay(true);
@@ -276,6 +287,16 @@ public final class FlowServer implements AutoCloseable {
     /** The number of sessions accepted since the server started. */
     public long acceptedSessions() {
         return accepted.get();
+    }
+
+    /** The number of TCP sessions accepted whose handler has not yet started (nor been queued, nor ended). */
+    int startingSessions() {
+        return tcp != null ? tcp.startingSessions() : 0;
+    }
+
+    /** The most TCP sessions that were accepted and waited to start at once since the server started. */
+    int startingSessionsPeak() {
+        return tcp != null ? tcp.startingSessionsPeak() : 0;
     }
 
     /** A snapshot of the session counters. */
@@ -496,6 +517,7 @@ public final class FlowServer implements AutoCloseable {
             launch(s);
         } else if (overflow == Overflow.QUEUE) {
             pending.add(s);
+            startedOrEnded(s);
             drain();
         } else {
             end(s, Outcome.REJECTED, null);
@@ -552,6 +574,7 @@ public final class FlowServer implements AutoCloseable {
      * already closed or reset the connection (a connect-then-reset flood then costs no thread and no flow).
      */
     private void start(Session s) {
+        startedOrEnded(s);
         if (aborting) {
             end(s, Outcome.STOPPED, null);
             return;
@@ -709,6 +732,7 @@ public final class FlowServer implements AutoCloseable {
         if (!s.ended.compareAndSet(false, true)) {
             return;
         }
+        startedOrEnded(s);
         s.transport.close();
         switch (outcome) {
             case COMPLETED:
@@ -751,6 +775,16 @@ public final class FlowServer implements AutoCloseable {
         if (s.launched) {
             releaseSlot();
             drain();
+        }
+    }
+
+    /**
+     * Tells the acceptor that {@code s} no longer waits to start (its handler starts now, or it was
+     * queued, or it ended), so that it may accept more connections.
+     */
+    private void startedOrEnded(Session s) {
+        if (tcp != null) {
+            tcp.started(s.transport.session());
         }
     }
 
@@ -873,6 +907,7 @@ public final class FlowServer implements AutoCloseable {
         private int ioProcessors;
         private Dispatch dispatch = Dispatch.WORKERS;
         private int backlog = 1024;
+        private int maxStartingSessions = DEFAULT_MAX_STARTING_SESSIONS;
         /** {@code 0}: {@link #defaultMaxSessions()} at {@link #start}. */
         private int maxSessions;
         private Overflow overflow = Overflow.REJECT;
@@ -1034,6 +1069,23 @@ public final class FlowServer implements AutoCloseable {
          */
         public Builder filter(String name, IoFilter filter) {
             filters.add(name, filter, PEER_EVENTS);
+            return this;
+        }
+
+        /**
+         * How many accepted TCP sessions may wait at once for their handler to start, at least 1;
+         * default {@value FlowServer#DEFAULT_MAX_STARTING_SESSIONS}. A session waits from its accept until its I/O
+         * thread has registered and read it once and the setup thread has started its handler (or queued
+         * it under {@link Overflow#QUEUE}, or it ended). While this many wait, the server stops
+         * accepting: further connections wait in the kernel's accept queue ({@link #backlog(int)}) until
+         * half of them have started. This bounds the memory and the I/O threads' work that a burst or
+         * flood of connections costs at once, so that established sessions keep being served.
+         */
+        public Builder maxStartingSessions(int maxStartingSessions) {
+            if (maxStartingSessions < 1) {
+                throw new IllegalArgumentException("maxStartingSessions: " + maxStartingSessions + " (expected: > 0)");
+            }
+            this.maxStartingSessions = maxStartingSessions;
             return this;
         }
 

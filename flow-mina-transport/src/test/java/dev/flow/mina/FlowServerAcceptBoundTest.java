@@ -1,0 +1,113 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowScheduler;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
+import org.apache.mina.core.session.IoSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The accept bound: a burst of connections is accepted no faster than sessions start, so that at most
+ * {@code maxStartingSessions} sessions are accepted and waiting at once (the rest wait in the kernel's
+ * accept queue), and every connection of the burst is served once they start.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class FlowServerAcceptBoundTest {
+
+    private static final int BURST = 600;
+    private static final int MAX_STARTING = 50;
+    private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+
+    private final List<FlowServer> servers = new ArrayList<>();
+    private final FlowScheduler scheduler = FlowScheduler.builder().workers(2).name("accept-bound").build();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        Teardown.closeAll(FlowConnector.builder().build(), servers, scheduler);
+    }
+
+    /**
+     * The server's only I/O thread is held by the first session's registration while a child JVM opens
+     * {@value #BURST} connections: the acceptor stops at {@value #MAX_STARTING} accepted sessions (on
+     * the unbounded acceptor, all of them queued on the held I/O thread), then every connection is
+     * echoed once the I/O thread goes on.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aBurstOfConnectionsWaitsInTheKernelWhileMaxStartingSessionsAreStarting(ServerMode mode) throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+        FlowServer server = mode.builder(scheduler)
+                .ioProcessors(1)
+                .maxStartingSessions(MAX_STARTING)
+                .filter("hold-the-io-thread", new IoFilterAdapter() {
+                    @Override
+                    public void sessionCreated(NextFilter next, IoSession session) throws Exception {
+                        if (first.getAndSet(false) && !release.await(60, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("not released within 60 s");
+                        }
+                        next.sessionCreated(session);
+                    }
+                })
+                .handler(LOADER, "flowtest.mina.LineEcho", outcomes)
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        Process client = burst(((InetSocketAddress) server.localAddress()).getPort(), BURST);
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+            try {
+                assertEquals("connected " + BURST, out.readLine(), "the client's connects");
+                Conditions.await("the acceptor to reach the bound", () -> server.startingSessions() >= MAX_STARTING,
+                        Duration.ofSeconds(10), () -> "(starting " + server.startingSessions() + ")");
+                assertEquals(MAX_STARTING, server.startingSessionsPeak(), "most sessions accepted and waiting at once");
+            } finally {
+                release.countDown();
+            }
+            assertEquals("echoed " + BURST, out.readLine(), "the client's echoes");
+        } finally {
+            if (!client.waitFor(30, TimeUnit.SECONDS)) {
+                client.destroyForcibly().waitFor();
+            }
+        }
+        Conditions.await("every session to end", () -> server.stats().completed() == BURST, Duration.ofSeconds(30),
+                () -> server.stats().toString());
+        assertTrue(server.startingSessionsPeak() <= MAX_STARTING, "peak " + server.startingSessionsPeak());
+        assertEquals(0, server.startingSessions());
+    }
+
+    @Test
+    void maxStartingSessionsMustBePositive() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FlowServer.builder().maxStartingSessions(0));
+        assertEquals("maxStartingSessions: 0 (expected: > 0)", e.getMessage());
+    }
+
+    private static Process burst(int port, int count) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
+                ConnectBurstProcess.class.getName(), String.valueOf(port), String.valueOf(count))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+}
