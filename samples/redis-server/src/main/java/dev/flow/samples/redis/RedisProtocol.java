@@ -22,6 +22,8 @@ public final class RedisProtocol implements SampleProtocol {
             "most arguments in one multibulk request");
     static final Setting MAX_INLINE = new Setting("max-inline-bytes", String.valueOf(64 << 10),
             "longest inline command or length line, bytes");
+    static final Setting MAX_COMMAND = new Setting("max-command-bytes", String.valueOf(32 << 20),
+            "most bytes of bulk strings in one command, all arguments together");
     static final Setting IDLE_TIMEOUT = new Setting("idle-timeout-ms", "300000",
             "close a connection idle that long, 0 = never (whole seconds)");
 
@@ -37,7 +39,7 @@ public final class RedisProtocol implements SampleProtocol {
 
     @Override
     public List<Setting> settings() {
-        return List.of(MAX_BULK, MAX_MULTIBULK, MAX_INLINE, IDLE_TIMEOUT, SlowPeerSettings.REQUEST_TIMEOUT,
+        return List.of(MAX_BULK, MAX_MULTIBULK, MAX_INLINE, MAX_COMMAND, IDLE_TIMEOUT, SlowPeerSettings.REQUEST_TIMEOUT,
                 SlowPeerSettings.MIN_REQUEST_RATE);
     }
 
@@ -45,7 +47,8 @@ public final class RedisProtocol implements SampleProtocol {
     @Override
     public Setup setup(Map<String, String> values) {
         RedisLimits limits = new RedisLimits(MAX_BULK.intValue(values, 1, Integer.MAX_VALUE - 2),
-                MAX_MULTIBULK.intValue(values, 1, Integer.MAX_VALUE), MAX_INLINE.intValue(values, 16, 64 << 20));
+                MAX_MULTIBULK.intValue(values, 1, Integer.MAX_VALUE), MAX_INLINE.intValue(values, 16, 64 << 20),
+                MAX_COMMAND.intValue(values, 1, Integer.MAX_VALUE));
         TransportConfig config = SlowPeerSettings.apply(TransportConfig.builder(), values)
                 .maxLineLength(limits.maxInlineBytes())
                 .idleTimeout(Duration.ofMillis(IDLE_TIMEOUT.intValue(values, 0, Integer.MAX_VALUE)))

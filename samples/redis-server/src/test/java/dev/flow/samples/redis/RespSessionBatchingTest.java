@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** Replies to pipelined commands go out together: one write when the input runs dry, at most 64 KiB each. */
 class RespSessionBatchingTest {
 
-    private static final RedisLimits LIMITS = new RedisLimits(1 << 20, 1024, 4096);
+    private static final RedisLimits LIMITS = new RedisLimits(1 << 20, 1024, 4096, 4 << 20);
 
     private static MemoryTransport serve(String input) throws Exception {
         MemoryTransport t = new MemoryTransport(TransportConfig.DEFAULT, input.getBytes(StandardCharsets.ISO_8859_1));

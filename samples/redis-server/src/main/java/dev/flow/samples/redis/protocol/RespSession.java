@@ -82,6 +82,7 @@ public final class RespSession implements Callable<Long> {
             throw new ProtocolException("multibulk length " + n + " (expected: <= " + limits.maxMultibulk() + ")");
         }
         List<byte[]> args = new ArrayList<>((int) Math.min(Math.max(n, 0), 64));
+        long commandBytes = 0;
         for (long i = 0; i < n; i++) {
             String header = readLine();
             if (header == null) {
@@ -93,6 +94,11 @@ public final class RespSession implements Callable<Long> {
             long len = length(header, "bulk");
             if (len < 0 || len > limits.maxBulkBytes()) {
                 throw new ProtocolException("bulk length " + len + " (expected: 0.." + limits.maxBulkBytes() + ")");
+            }
+            commandBytes += len;
+            if (commandBytes > limits.maxCommandBytes()) {
+                throw new ProtocolException("command of " + commandBytes + " bytes of bulk strings (expected: <= "
+                        + "max-command-bytes " + limits.maxCommandBytes() + ")");
             }
             byte[] arg = transport.readFully((int) len);
             byte[] end = transport.readFully(2);
