@@ -19,9 +19,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The blocking {@link Transport} over a plain {@link Socket} returned by {@link
  * Transport#ofSocket(Socket, TransportConfig)}: one {@link InputBuffer} (terminators, limits in
- * characters, strict decoding), read, line and idle timeouts and read deadlines applied to the
- * socket's reads, writes buffered (8 KiB) until {@link #flush()} or until a read has to wait for the
- * socket. Not thread-safe: one connection, one thread at a time.
+ * characters, strict decoding), read, line, idle and request timeouts and read deadlines applied to
+ * the socket's reads, writes buffered (8 KiB) until {@link #flush()} or until a read has to wait for
+ * the socket. A request starts when a read sees its first byte (buffered when the read is called, or
+ * the first to arrive while it waits) and ends at {@link #endRequest()} or the next write, as on
+ * Flow's MINA transport. Not thread-safe: one connection, one thread at a time.
  */
 final class SocketTransport implements Transport {
 
@@ -34,6 +36,14 @@ final class SocketTransport implements Transport {
     private final byte[] chunk = new byte[8192];
     private final byte[] separator;
     private boolean eof;
+    /** Bytes appended to the buffer since the transport was created. */
+    private long received;
+    /** Whether a request has started (a read saw its first byte) and not ended. */
+    private boolean inRequest;
+    /** When the running request started ({@code System.nanoTime()}). */
+    private long requestStart;
+    /** {@link #received} before the running request's first byte. */
+    private long requestBase;
 
     SocketTransport(Socket socket, TransportConfig config) throws IOException {
         this.socket = Objects.requireNonNull(socket, "socket");
@@ -56,6 +66,7 @@ final class SocketTransport implements Transport {
     @Override
     public String readLine(LineTerminator terminator, int maxLength) throws IOException {
         checkOpen();
+        startRequestIfInput();
         long lineTimeout = config.lineTimeout().toNanos();
         long deadline = 0;
         for (;;) {
@@ -74,6 +85,7 @@ final class SocketTransport implements Transport {
     public Line readLineBytes(LineTerminator terminator, int maxBytes) throws IOException {
         LineScanner scanner = new LineScanner(terminator, maxBytes);
         checkOpen();
+        startRequestIfInput();
         long lineTimeout = config.lineTimeout().toNanos();
         long deadline = 0;
         for (;;) {
@@ -93,6 +105,7 @@ final class SocketTransport implements Transport {
         Objects.requireNonNull(sink, "sink");
         DotBodyScanner scanner = new DotBodyScanner(maxBytes);
         checkOpen();
+        startRequestIfInput();
         for (;;) {
             int n = buffer.scan(scanner, eof);
             scanner.drainTo(sink);
@@ -115,6 +128,7 @@ final class SocketTransport implements Transport {
             return 0;
         }
         checkOpen();
+        startRequestIfInput();
         while (buffer.size() == 0 && !buffer.failed()) {
             if (eof) {
                 return -1;
@@ -143,6 +157,44 @@ final class SocketTransport implements Transport {
         return deadlines.open(timeout);
     }
 
+    /** Ends the request being read: its deadline stops, the next starts at the next byte a read sees. */
+    @Override
+    public void endRequest() {
+        inRequest = false;
+    }
+
+    /** Starts a request if none runs and input is buffered. */
+    private void startRequestIfInput() {
+        if (!inRequest && buffer.size() > 0) {
+            inRequest = true;
+            requestStart = System.nanoTime();
+            requestBase = received - buffer.size();
+        }
+    }
+
+    /**
+     * The time left before the running request's deadline: {@link TransportConfig#requestTimeout()}
+     * after its first byte, plus one second per {@link TransportConfig#minRequestRate()} bytes received
+     * since; {@link Long#MAX_VALUE} between requests or without a request timeout.
+     */
+    private long requestNanosLeft() {
+        long timeout = config.requestTimeout().toNanos();
+        if (!inRequest || timeout == 0) {
+            return Long.MAX_VALUE;
+        }
+        long rate = config.minRequestRate();
+        double allowance = timeout + (rate == 0 ? 0 : (received - requestBase) * 1e9 / rate);
+        double left = allowance - (System.nanoTime() - requestStart);
+        return left >= (double) (1L << 62) ? Long.MAX_VALUE : (long) left;
+    }
+
+    private SocketTimeoutException requestTimedOut() {
+        long age = (System.nanoTime() - requestStart) / 1_000_000;
+        return new SocketTimeoutException("request from " + remoteAddress() + " not complete after " + age
+                + " ms, " + (received - requestBase) + " bytes received (requestTimeout "
+                + config.requestTimeout().toMillis() + " ms, minRequestRate " + config.minRequestRate() + " bytes/s)");
+    }
+
     private void checkOpen() throws IOException {
         if (socket.isClosed()) {
             throw new IOException("transport to " + remoteAddress() + " is closed");
@@ -157,10 +209,12 @@ final class SocketTransport implements Transport {
             append(in.read(chunk, 0, chunk.length));
             return;
         }
+        startRequestIfInput();
         long readTimeout = config.readTimeout().toMillis();
         long idle = config.idleTimeout().toMillis();
         long wait = readTimeout;
-        // What limits this wait: 0 the read timeout (or nothing), 1 idle, 2 the line, 3 a deadline.
+        // What limits this wait: 0 the read timeout (or nothing), 1 idle, 2 the line, 3 a deadline,
+        // 4 the request's deadline.
         int limit = 0;
         if (buffer.size() == 0 && idle > 0 && (wait == 0 || idle < wait)) {
             wait = idle;
@@ -188,6 +242,17 @@ final class SocketTransport implements Transport {
                 limit = 3;
             }
         }
+        long requestLeft = requestNanosLeft();
+        if (requestLeft != Long.MAX_VALUE) {
+            if (requestLeft <= 0) {
+                throw requestTimedOut();
+            }
+            long left = (requestLeft + 999_999) / 1_000_000;
+            if (wait == 0 || left < wait) {
+                wait = left;
+                limit = 4;
+            }
+        }
         socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, wait));
         int r;
         try {
@@ -201,6 +266,8 @@ final class SocketTransport implements Transport {
                     throw lineTimedOut();
                 case 3:
                     throw deadlines.exceeded(remoteAddress());
+                case 4:
+                    throw requestTimedOut();
                 default:
                     throw new SocketTimeoutException("read from " + remoteAddress() + " timed out after "
                             + readTimeout + " ms (readTimeout)");
@@ -209,12 +276,17 @@ final class SocketTransport implements Transport {
         append(r);
     }
 
-    /** Appends {@code r} bytes of the chunk, or marks the end of stream if {@code r < 0}. */
+    /**
+     * Appends {@code r} bytes of the chunk, or marks the end of stream if {@code r < 0}; the first byte
+     * of a request that arrives while a read waits starts it.
+     */
     private void append(int r) {
         if (r < 0) {
             eof = true;
         } else {
             buffer.append(chunk, 0, r);
+            received += r;
+            startRequestIfInput();
         }
     }
 
@@ -226,6 +298,7 @@ final class SocketTransport implements Transport {
     @Override
     public void writeLine(String s) throws IOException {
         checkOpen();
+        inRequest = false;
         out.write(s.getBytes(config.charset()));
         out.write(separator);
     }
@@ -233,6 +306,7 @@ final class SocketTransport implements Transport {
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
         checkOpen();
+        inRequest = false;
         out.write(src, off, len);
     }
 

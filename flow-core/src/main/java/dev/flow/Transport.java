@@ -340,8 +340,9 @@ public interface Transport extends Closeable {
      * buffered writes: {@link #flush()} hands them to the socket, and buffered output is also flushed
      * before a read has to wait for the socket. For sync mode on platform or virtual threads, and for
      * tests; it is not an asynchronous transport: in a flow its waits block the worker. The idle timeout
-     * closes the connection when a read waits that long with nothing buffered; the write timeout is not
-     * supported (blocking socket writes cannot time out); the request timeout is not honoured.
+     * closes the connection when a read waits that long with nothing buffered; the request timeout
+     * bounds a read inside a request as on every Flow transport; the write timeout is not supported
+     * (blocking socket writes cannot time out).
      * Closing the transport closes the socket. Used by one thread at a time.
      *
      * @throws IOException if the socket is closed or not connected

@@ -510,6 +510,37 @@ public abstract class TransportContractTest {
         assertTrue(ms < 3000, "timed out after " + ms + " ms");
     }
 
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readInsideARequestThrowsSocketTimeoutExceptionAtTheRequestTimeout(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().readTimeout(Duration.ofSeconds(5))
+                .requestTimeout(Duration.ofMillis(300)).build());
+        send(c, "GET /"); // the request's first bytes; its line never ends
+        long t0 = System.nanoTime();
+        SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> readLine(access, c));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(e.getMessage().contains("(requestTimeout 300 ms, minRequestRate 0 bytes/s)"), e.getMessage());
+        assertTrue(ms >= 250 && ms < 3000, "timed out after " + ms + " ms");
+        c.transport().endRequest(); // the request's deadline has passed: a read waiting in it would fail again
+        send(c, " x\n");
+        assertEquals("GET / x", readLine(access, c), "the transport stays usable after a timeout");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void readBetweenRequestsIsNotCutByTheRequestTimeout(Access access) throws Exception {
+        Connection c = open(TransportConfig.builder().readTimeout(Duration.ofMillis(600))
+                .requestTimeout(Duration.ofMillis(200)).build());
+        send(c, "one\n");
+        assertEquals("one", readLine(access, c));
+        c.transport().endRequest();
+        long t0 = System.nanoTime();
+        SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> readLine(access, c));
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(e.getMessage().contains("readTimeout") && !e.getMessage().contains("requestTimeout"), e.getMessage());
+        assertTrue(ms >= 550, "timed out after " + ms + " ms");
+    }
+
     // ---------------------------------------------------------------- exact reads (#9.1)
 
     @ParameterizedTest
