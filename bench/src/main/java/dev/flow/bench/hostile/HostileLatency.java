@@ -105,7 +105,7 @@ public final class HostileLatency {
     private static List<Row> runMode(Options o, String mode, int round, PrintStream log)
             throws IOException, InterruptedException {
         List<Row> rows = new ArrayList<>();
-        try (Server server = Server.start(o.java, mode, log)) {
+        try (Server server = Server.start(o.java, mode, o.maxStarting, log)) {
             log.printf("%s: server pid %d on port %d%n", mode, server.process.pid(), server.port);
             Phase warm = measure(new GoodClient(server.port), server.port, o.warmup, o.intervalMicros, o.phaseSeconds);
             log.printf("%s: warm-up %d requests, %d errors%n", mode, warm.completed, warm.errors);
@@ -331,7 +331,8 @@ public final class HostileLatency {
                 "  --flood-seconds N   external-reset-flood: its length, 0 = the phase's paced length + 2 s (default 0)",
                 "  --tricklers N       trickle: peers sending one byte every 500 ms (default 200)",
                 "  --idle N            idle: idle connections (default 1000)",
-                "  --java PATH         the server's java executable (default: this JVM's)");
+                "  --java PATH         the server's java executable (default: this JVM's)",
+                "  --max-starting N    Flow servers: --max-starting-sessions N, 0 = the server's default (default 0)");
         private static final List<String> ALL_MODES = List.of("sync", "continuation", "continuation-io-threads");
         private static final List<String> KNOWN_MODES = List.of("sync", "continuation", "continuation-io-threads",
                 "baseline-blocking", "baseline-virtual");
@@ -353,6 +354,7 @@ public final class HostileLatency {
         int floodRate;
         int floodSeconds;
         String java;
+        int maxStarting;
         boolean help;
 
         static Options parse(String... args) {
@@ -389,6 +391,7 @@ public final class HostileLatency {
                     case "--tricklers": o.tricklers = number(name, v, 1, 5_000); break;
                     case "--idle": o.idle = number(name, v, 1, 10_000); break;
                     case "--java": o.java = v; break;
+                    case "--max-starting": o.maxStarting = number(name, v, 0, Integer.MAX_VALUE); break;
                     default: throw new IllegalArgumentException("unknown option: " + name + " (see --help)");
                 }
             }
@@ -799,11 +802,15 @@ public final class HostileLatency {
             this.lines = lines;
         }
 
-        static Server start(String java, String mode, PrintStream log) throws IOException, InterruptedException {
+        /** Starts the server of {@code mode}; a Flow server with {@code maxStarting} unless it is 0. */
+        static Server start(String java, String mode, int maxStarting, PrintStream log) throws IOException, InterruptedException {
             List<String> cmd = new ArrayList<>();
             cmd.add(javaCommand(java));
             cmd.addAll(List.of("-Xmx64m", "-cp", System.getProperty("java.class.path")));
             cmd.addAll(mainAndArgs(mode));
+            if (maxStarting > 0 && cmd.contains(SERVER_MAIN)) {
+                cmd.addAll(List.of("--max-starting-sessions", String.valueOf(maxStarting)));
+            }
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             List<String> lines = new CopyOnWriteArrayList<>();
             AtomicInteger port = new AtomicInteger(-1);

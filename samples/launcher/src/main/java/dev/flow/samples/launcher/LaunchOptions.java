@@ -35,6 +35,8 @@ public final class LaunchOptions {
     static final int DEFAULT_MAX_SESSIONS = FlowServer.defaultMaxSessions();
     /** The default of {@code --grace}. */
     static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
+    /** The default of {@code --stop-limit}: how long a stop may overrun its grace period before the JVM is halted. */
+    static final Duration DEFAULT_STOP_LIMIT = Duration.ofSeconds(60);
 
     private final int port;
     private final Mode mode;
@@ -42,12 +44,16 @@ public final class LaunchOptions {
     private final SuspendPolicy policy;
     private final Dispatch dispatch;
     private final int maxSessions;
+    private final int maxStartingSessions;
     private final Map<String, String> settings;
     private final boolean help;
     private final Duration grace;
+    private final Duration stopLimit;
 
     private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, Dispatch dispatch, int maxSessions,
-            Map<String, String> settings, boolean help, Duration grace) {
+            int maxStartingSessions, Map<String, String> settings, boolean help, Duration grace, Duration stopLimit) {
+        this.stopLimit = stopLimit;
+        this.maxStartingSessions = maxStartingSessions;
         this.grace = grace;
         this.dispatch = dispatch;
         this.port = port;
@@ -71,9 +77,11 @@ public final class LaunchOptions {
         SuspendPolicy policy = null;
         Dispatch dispatch = null;
         int maxSessions = DEFAULT_MAX_SESSIONS;
+        int maxStartingSessions = FlowServer.DEFAULT_MAX_STARTING_SESSIONS;
         Map<String, String> settings = new LinkedHashMap<>();
         boolean help = false;
         Duration grace = DEFAULT_GRACE;
+        Duration stopLimit = DEFAULT_STOP_LIMIT;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
@@ -113,8 +121,17 @@ public final class LaunchOptions {
                 case "max-sessions":
                     maxSessions = number("--max-sessions", value, 1, Integer.MAX_VALUE);
                     break;
+                case "max-starting-sessions":
+                    maxStartingSessions = number("--max-starting-sessions", value, 1, Integer.MAX_VALUE);
+                    break;
                 case "grace":
                     grace = parseGrace(value);
+                    break;
+                case "stop-limit":
+                    stopLimit = parseDuration("--stop-limit", value);
+                    if (stopLimit.isZero()) {
+                        throw new IllegalArgumentException("--stop-limit: " + value + " (expected: <n>s or <n>ms, 1ms..1h)");
+                    }
                     break;
                 default:
                     String key = name;
@@ -131,11 +148,16 @@ public final class LaunchOptions {
         }
         return new LaunchOptions(port, mode, workers != null ? workers : 2,
                 policy != null ? policy : SuspendPolicy.immediately(), dispatch != null ? dispatch : Dispatch.WORKERS,
-                maxSessions, settings, help, grace);
+                maxSessions, maxStartingSessions, settings, help, grace, stopLimit);
     }
 
     /** Parses {@code <n>s} or {@code <n>ms}, at most an hour; {@code 0} stops at once. */
     static Duration parseGrace(String v) {
+        return parseDuration("--grace", v);
+    }
+
+    /** Parses {@code <n>s} or {@code <n>ms} (or {@code 0}), at most an hour, for {@code option}. */
+    private static Duration parseDuration(String option, String v) {
         String s = v.toLowerCase(Locale.ROOT);
         String digits = s.endsWith("ms") ? s.substring(0, s.length() - 2) : s.endsWith("s") ? s.substring(0, s.length() - 1) : s;
         if (!digits.isEmpty() && digits.length() <= 9 && digits.chars().allMatch(Character::isDigit)
@@ -145,7 +167,7 @@ public final class LaunchOptions {
                 return d;
             }
         }
-        throw new IllegalArgumentException("--grace: " + v + " (expected: <n>s or <n>ms, 0..1h)");
+        throw new IllegalArgumentException(option + ": " + v + " (expected: <n>s or <n>ms, 0..1h)");
     }
 
     private static Mode parseMode(String v) {
@@ -227,9 +249,14 @@ public final class LaunchOptions {
                 .append("                    io-threads resume a flow woken by its input on the I/O thread that read it\n")
                 .append("  --max-sessions N  sessions served at once; more are closed at once (default, from ulimit -n: ")
                 .append(DEFAULT_MAX_SESSIONS).append(")\n")
+                .append("  --max-starting-sessions N  accepted sessions waiting to start at once; while that many wait,\n")
+                .append("                    no more are accepted (default ").append(FlowServer.DEFAULT_MAX_STARTING_SESSIONS)
+                .append(")\n")
                 .append("  --grace T         on SIGTERM: stop accepting, let requests in flight finish for up to T\n")
                 .append("                    (<n>s or <n>ms; default ").append(DEFAULT_GRACE.toSeconds())
                 .append("s), then close the rest; exit 0 if all finished, else 143\n")
+                .append("  --stop-limit T    halt the JVM (exit 1) if a stop takes T longer than its grace period\n")
+                .append("                    (<n>s or <n>ms; default ").append(DEFAULT_STOP_LIMIT.toSeconds()).append("s)\n")
                 .append("  --help            this text\n")
                 .append("settings:\n");
         for (SampleProtocol.Setting s : protocol.settings()) {
@@ -259,6 +286,11 @@ public final class LaunchOptions {
         return maxSessions;
     }
 
+    /** The most accepted sessions waiting to start at once; while that many wait, no more are accepted. */
+    public int maxStartingSessions() {
+        return maxStartingSessions;
+    }
+
     /** Where flows woken by their input resume (continuation mode). */
     public Dispatch dispatch() {
         return dispatch;
@@ -279,6 +311,11 @@ public final class LaunchOptions {
         return grace;
     }
 
+    /** How long a stop on SIGTERM may take beyond {@link #grace()} before the JVM is halted ({@code --stop-limit}). */
+    public Duration stopLimit() {
+        return stopLimit;
+    }
+
     /** Whether {@code --help} was given. */
     public boolean help() {
         return help;
@@ -289,6 +326,7 @@ public final class LaunchOptions {
         return "mode=" + mode.name().toLowerCase(Locale.ROOT)
                 + (mode == Mode.CONTINUATION ? " workers=" + workers + " policy=" + policy
                         + " dispatch=" + dispatchName(dispatch) : " (thread per session)")
-                + " maxSessions=" + maxSessions + " grace=" + grace.toMillis() + "ms" + (settings.isEmpty() ? "" : " " + settings);
+                + " maxSessions=" + maxSessions + " maxStartingSessions=" + maxStartingSessions + " grace=" + grace.toMillis()
+                + "ms stopLimit=" + stopLimit.toMillis() + "ms" + (settings.isEmpty() ? "" : " " + settings);
     }
 }

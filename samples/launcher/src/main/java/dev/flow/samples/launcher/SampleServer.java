@@ -27,15 +27,12 @@ import java.util.concurrent.TimeUnit;
  * {@code stopped: ...} with the session counters (and in continuation mode the flow counters) and
  * the process exits with 0 if every session ended within the grace period
  * ({@code Runtime.halt(0)}, the hook being the last thing that runs), else with the JVM's 143 (128 +
- * SIGTERM) after closing the sessions left. If the stop takes over 60 s beyond the grace period, the
- * JVM is halted with status 1: SIGTERM always ends the process.
+ * SIGTERM) after closing the sessions left. If the stop takes longer than the grace period plus {@code
+ * --stop-limit} (default 60 s), the JVM is halted with status 1: SIGTERM always ends the process.
  *
  * <p><b>Threads.</b> Thread-safe; {@link #close()} blocks until every session has closed.
  */
 public final class SampleServer implements AutoCloseable {
-
-    /** How long a stop on SIGTERM may take beyond its grace period before the JVM is halted: 60 s. */
-    static final Duration STOP_LIMIT = Duration.ofSeconds(60);
 
     private final FlowScheduler scheduler;
     private final FlowServer server;
@@ -63,6 +60,7 @@ public final class SampleServer implements AutoCloseable {
         FlowServer.Builder builder = FlowServer.builder()
                 .config(setup.config())
                 .maxSessions(options.maxSessions())
+                .maxStartingSessions(options.maxStartingSessions())
                 .backlog(4096);
         FlowScheduler scheduler = null;
         if (options.mode() == LaunchOptions.Mode.CONTINUATION) {
@@ -200,7 +198,7 @@ public final class SampleServer implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            err.println("error: " + name + " did not stop within " + limit.toSeconds() + " s; halting");
+            err.println("error: " + name + " did not stop within " + limit.toMillis() + " ms; halting");
             err.flush();
             Runtime.getRuntime().halt(1);
         }, name + "-stop-watchdog");
@@ -235,7 +233,7 @@ public final class SampleServer implements AutoCloseable {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            haltIfNotStoppedWithin(options.grace().plus(STOP_LIMIT), protocol.name(), err);
+            haltIfNotStoppedWithin(options.grace().plus(options.stopLimit()), protocol.name(), err);
             long t0 = System.nanoTime();
             boolean clean = server.close(options.grace());
             SessionStats s = server.sessionStats();

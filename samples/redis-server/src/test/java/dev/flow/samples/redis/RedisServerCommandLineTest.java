@@ -71,8 +71,8 @@ class RedisServerCommandLineTest {
         String text = all(p);
         assertEquals(0, p.exitValue(), text);
         for (String option : List.of("--port", "--mode", "--workers", "--policy", "--dispatch", "--max-sessions", "--max-bulk-bytes",
-                "--max-multibulk", "--max-inline-bytes", "--max-command-bytes", "--grace", "--idle-timeout-ms", "--request-timeout-ms",
-                "--min-request-rate")) {
+                "--max-multibulk", "--max-inline-bytes", "--max-command-bytes", "--grace", "--stop-limit",
+                "--max-starting-sessions", "--idle-timeout-ms", "--request-timeout-ms", "--min-request-rate")) {
             assertTrue(text.contains(option), () -> option + " missing from:\n" + text);
         }
     }
@@ -83,7 +83,8 @@ class RedisServerCommandLineTest {
                 new String[] {"--mode", "sync", "--workers", "2"}, new String[] {"--policy", "later"},
                 new String[] {"--dispatch", "fast"}, new String[] {"--mode", "sync", "--dispatch", "io-threads"},
                 new String[] {"--max-bulk-bytes", "0"}, new String[] {"--max-command-bytes", "0"},
-                new String[] {"--grace", "soon"},
+                new String[] {"--grace", "soon"}, new String[] {"--stop-limit", "0"},
+                new String[] {"--max-starting-sessions", "0"},
                 new String[] {"--request-timeout-ms", "-1"}, new String[] {"--nope", "1"})) {
             Process p = launch(bad);
             String text = all(p);
