@@ -27,6 +27,7 @@ class DecoratorPinsTest {
         "flowtest.conformance.decorators.SubclassesLockingLock",
         "flowtest.conformance.decorators.InputStreamBattery",
         "flowtest.conformance.decorators.OutputStreamBattery",
+        "flowtest.conformance.decorators.PrintBattery",
         "flowtest.conformance.decorators.DataInputOverView",
         "flowtest.conformance.decorators.DataOutputOverView",
         "flowtest.conformance.locks.LockHeldAcrossAwait",

@@ -42,7 +42,10 @@ final class Substitutes {
             Map.entry("java/io/PushbackInputStream", PKG + "FlowPushbackInputStream"),
             Map.entry("java/io/DataInputStream", PKG + "FlowDataInputStream"),
             Map.entry("java/io/BufferedOutputStream", PKG + "FlowBufferedOutputStream"),
-            Map.entry("java/io/DataOutputStream", PKG + "FlowDataOutputStream"));
+            Map.entry("java/io/DataOutputStream", PKG + "FlowDataOutputStream"),
+            Map.entry("java/io/LineNumberReader", PKG + "FlowLineNumberReader"),
+            Map.entry("java/io/PrintWriter", PKG + "FlowPrintWriter"),
+            Map.entry("java/io/PrintStream", PKG + "FlowPrintStream"));
 
     private static final String DATA = PKG + "FlowData";
     private static final String DATA_INPUT = "java/io/DataInput";
@@ -63,7 +66,7 @@ final class Substitutes {
 
     /** Substitutes whose {@code lock} (the {@code Reader}'s or {@code Writer}'s) is a {@code FlowMonitor}. */
     private static final Set<String> WITH_FLOW_MONITOR = Set.of(PKG + "FlowBufferedReader", PKG + "FlowInputStreamReader",
-            PKG + "FlowBufferedWriter", PKG + "FlowOutputStreamWriter");
+            PKG + "FlowBufferedWriter", PKG + "FlowOutputStreamWriter", PKG + "FlowLineNumberReader", PKG + "FlowPrintWriter");
     private static final String MONITOR = PKG + "FlowMonitor";
 
     private Substitutes() {
