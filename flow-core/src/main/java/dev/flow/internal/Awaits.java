@@ -13,6 +13,8 @@ import dev.flow.spi.AsyncSocketFactory;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.ReadDeadlines;
+import dev.flow.jdk.FlowData;
+import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -587,6 +589,9 @@ public final class Awaits {
     // suspends like the transport; any other stream gets the plain call. The loader's strict check
     // by site therefore happens here, for views only: an in-memory stream inside a monitor is fine.
 
+    /** {@code InputStream.skip}'s largest read when it skips by reading. */
+    private static final int SKIP_BUFFER = 2048;
+
     private static Transport viewed(TransportInputStream in) {
         Pins.checkAwait();
         return in.transport();
@@ -610,7 +615,7 @@ public final class Awaits {
     /** Replaces {@code InputStream.read(byte[])}. */
     public static int inputRead(InputStream in, byte[] dst) throws IOException {
         if (!(in instanceof TransportInputStream)) {
-            return in.read(dst);
+            return in instanceof DataInputStream ? FlowData.read((DataInputStream) in, dst) : in.read(dst);
         }
         return read(viewed((TransportInputStream) in), dst, 0, dst.length);
     }
@@ -618,7 +623,7 @@ public final class Awaits {
     /** Replaces {@code InputStream.read(byte[], int, int)}. */
     public static int inputRead(InputStream in, byte[] dst, int off, int len) throws IOException {
         if (!(in instanceof TransportInputStream)) {
-            return in.read(dst, off, len);
+            return in instanceof DataInputStream ? FlowData.read((DataInputStream) in, dst, off, len) : in.read(dst, off, len);
         }
         return read(viewed((TransportInputStream) in), dst, off, len);
     }
@@ -639,6 +644,38 @@ public final class Awaits {
             got += n;
         }
         return got;
+    }
+
+    /**
+     * Replaces {@code InputStream.skip(long)}: for a view, as {@link TransportInputStream#skip(long)}
+     * (the buffered bytes without waiting, else reads until {@code n} bytes or the end, as {@code
+     * InputStream.skip} does), waiting as a read does.
+     */
+    public static long inputSkip(InputStream in, long n) throws IOException {
+        if (!(in instanceof TransportInputStream)) {
+            return in.skip(n);
+        }
+        if (n <= 0) {
+            return 0;
+        }
+        Transport t = viewed((TransportInputStream) in);
+        int buffered = t.available();
+        if (buffered > 0) {
+            long k = Math.min(n, buffered);
+            skip(t, k);
+            return k;
+        }
+        int size = (int) Math.min(SKIP_BUFFER, n);
+        byte[] skipped = new byte[size];
+        long remaining = n;
+        while (remaining > 0) {
+            int nr = read(t, skipped, 0, (int) Math.min(size, remaining));
+            if (nr < 0) {
+                break;
+            }
+            remaining -= nr;
+        }
+        return n - remaining;
     }
 
     /** Replaces {@code OutputStream.write(int)}. */

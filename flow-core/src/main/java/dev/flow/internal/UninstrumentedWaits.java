@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>The site is the nearest caller on the stack loaded by a class loader other than Flow's and the
  * JDK's, or marked {@link Instrumented} by the agent or build-time instrumentation (the in-scope code
- * that called the JDK decorator). It is registered with {@link Pins} once
+ * that called the JDK decorator), Flow's own substitutes ({@code dev.flow.jdk}) and copies skipped. It is registered with {@link Pins} once
  * and reported through it: a warning once per site, or, when the site's loader is strict ({@code
  * isStrict()} returns {@code true}) or its class is marked strict, an {@link dev.flow.UnsuspendableFrameException}. A flow that
  * is already pinned reports its current site instead. Thread-safe.
@@ -108,8 +108,12 @@ public final class UninstrumentedWaits {
         return method.endsWith(FLOW_SUFFIX) ? method.substring(0, method.length() - FLOW_SUFFIX.length()) : method;
     }
 
+    /**
+     * Whether {@code f} is loaded code: not Flow's own copies ({@code Awaits}) nor its suspendable JDK
+     * substitutes ({@code dev.flow.jdk}, whose caller is the site a user can change).
+     */
     private static boolean inScope(StackWalker.StackFrame f) {
-        if (f.getClassName().startsWith("dev.flow.internal.")) {
+        if (f.getClassName().startsWith("dev.flow.internal.") || f.getClassName().startsWith("dev.flow.jdk.")) {
             return false;
         }
         if (f.getDeclaringClass().isAnnotationPresent(Instrumented.class)) {

@@ -151,6 +151,16 @@ public class FlowBufferedWriter extends BufferedWriter {
         write(System.lineSeparator());
     }
 
+    /** Writes the buffered chars to the underlying writer without flushing it (the JDK's {@code flushBuffer}). */
+    void flushBuffer() throws IOException {
+        Object me = guard.take();
+        try {
+            flushChars();
+        } finally {
+            guard.release(me);
+        }
+    }
+
     @Override
     public void flush() throws IOException {
         Object me = guard.take();

@@ -1,5 +1,6 @@
 package dev.flow.jdk;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.PushbackInputStream;
 import java.io.Reader;
 import java.io.Writer;
 
@@ -47,5 +49,17 @@ final class JdkChecks {
     static IOException outputStreamWriterWrite(char[] cbuf, int off, int len) throws IOException {
         new OutputStreamWriter(OutputStream.nullOutputStream()).write(cbuf, off, len);
         return new IOException("expected the JDK to refuse write(" + off + ", " + len + ")");
+    }
+
+    /** Throws what {@code BufferedInputStream.read(b, off, len)} throws for these arguments. */
+    static IOException bufferedInputStreamRead(byte[] b, int off, int len) throws IOException {
+        new BufferedInputStream(InputStream.nullInputStream(), 1).read(b, off, len);
+        return new IOException("expected the JDK to refuse read(" + off + ", " + len + ")");
+    }
+
+    /** Throws what {@code PushbackInputStream.read(b, off, len)} throws for these arguments. */
+    static IOException pushbackRead(byte[] b, int off, int len) throws IOException {
+        new PushbackInputStream(InputStream.nullInputStream()).read(b, off, len);
+        return new IOException("expected the JDK to refuse read(" + off + ", " + len + ")");
     }
 }

@@ -23,16 +23,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A {@link FlowServer} handler that takes a {@code java.net.Socket}: a thread-per-connection server and its
- * client, both plain {@code DataInputStream}/{@code DataOutputStream} code over sockets, in sync mode and in
- * continuation mode (lenient: a wait inside a JDK decorator pins), give the same results.
+ * A {@link FlowServer} handler that takes a {@code java.net.Socket}, and its client over {@link
+ * FlowConnector#socketFactory()} sockets: plain JDK code in two protocols, a binary one ({@code
+ * DataInputStream}/{@code DataOutputStream} over buffered streams) and a line one ({@code
+ * BufferedReader(InputStreamReader(socket.getInputStream()))}, writers over the output stream). Each side
+ * runs in sync mode (thread per session, loaded normally) or in continuation mode (strict or lenient);
+ * every pairing gives the same transcript, the continuation sides suspend, and no pinned site is reported.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SocketHandlerTest {
 
     private static final ContinuationClassLoader LENIENT = ContinuationClassLoader.builder().include("flowtest.mina").build();
+    private static final ContinuationClassLoader STRICT = ContinuationClassLoader.builder().include("flowtest.mina")
+            .strict(true).build();
     private static final InetSocketAddress ANY_LOOPBACK_PORT = new InetSocketAddress(Pairs.LOOPBACK, 0);
-    private static final String EXPECTED = "1000#1 4001#2 9003#3 16006#4 25010#5 bye -1";
+    private static final String BINARY = "1000#1 4001#2 9003#3 16006#4 25010#5 bye -1";
+    private static final String LINES = "= 1000 = 4001 = 9003 = 16006 = 25010 H\u00c9LLO W\u00d6RLD \ud83d\ude00 BYE 6 -1";
 
     private final FlowScheduler scheduler = FlowScheduler.builder()
             .workers(2).policy(SuspendPolicy.immediately()).name("socket-handler-test").build();
@@ -46,40 +52,64 @@ class SocketHandlerTest {
         assertEquals(List.of(), failures, "sessions that failed");
     }
 
-    private FlowServer server(String mode) throws Exception {
+    private static ContinuationClassLoader loader(String mode) {
+        return mode.equals("strict") ? STRICT : LENIENT;
+    }
+
+    private FlowServer server(String mode, String handler) throws Exception {
         FlowServer.Builder b = FlowServer.builder().ioProcessors(1).onFailure((t, e) -> failures.add(e));
         if (mode.equals("sync")) {
-            b.threadPerSession().handler(flowtest.mina.BinarySumServer.class);
+            b.threadPerSession().handler(Class.forName(handler));
         } else {
-            b.scheduler(scheduler).handler(LENIENT, "flowtest.mina.BinarySumServer");
+            b.scheduler(scheduler).handler(loader(mode), handler);
         }
         FlowServer s = b.start(ANY_LOOPBACK_PORT);
         servers.add(s);
         return s;
     }
 
-    private String client(String mode, FlowServer server) throws Exception {
+    private String client(String mode, String client, FlowServer server) throws Exception {
         InetSocketAddress to = (InetSocketAddress) server.localAddress();
         if (mode.equals("sync")) {
-            return new flowtest.mina.BinarySumClient(connector.socketFactory(), to, 5).call();
+            return (String) ((Callable<?>) Class.forName(client)
+                    .getConstructor(javax.net.SocketFactory.class, InetSocketAddress.class, Integer.class)
+                    .newInstance(connector.socketFactory(), to, 5)).call();
         }
-        Callable<?> task = LENIENT.newInstance(Callable.class, "flowtest.mina.BinarySumClient",
-                connector.socketFactory(), to, 5);
+        Callable<?> task = loader(mode).newInstance(Callable.class, client, connector.socketFactory(), to, 5);
         FlowHandle<?> h = scheduler.submit(task);
         return (String) h.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
-    @ParameterizedTest(name = "server {0}, client {1}")
-    @CsvSource({"sync, sync", "sync, continuation", "continuation, sync", "continuation, continuation"})
-    void aDataStreamProtocolOverSocketsGivesTheSameResultsInEveryMode(String serverMode, String clientMode)
-            throws Exception {
-        FlowServer server = server(serverMode);
-        assertEquals(EXPECTED, client(clientMode, server));
+    private void exchange(String protocol, String serverMode, String clientMode, String expected) throws Exception {
+        String prefix = "flowtest.mina." + protocol;
+        List<String> before = Pins.warnings();
+        long resumedBefore = scheduler.stats().resumed();
+        FlowServer server = server(serverMode, prefix + "Server");
+        assertEquals(expected, client(clientMode, prefix + "Client", server));
         Conditions.await("the session to end", () -> server.stats().completed() == 1, () -> server.stats().toString());
-        List<String> pinned = Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.BinarySum"))
-                .map(w -> w.substring(0, w.indexOf(':'))).distinct().collect(Collectors.toList());
-        System.out.println("SocketHandlerTest: server " + serverMode + ", client " + clientMode + ": pinned sites so far "
-                + pinned.size() + " " + pinned);
+        List<String> pinned = new ArrayList<>(Pins.warnings());
+        pinned.removeAll(before);
+        pinned = pinned.stream().filter(w -> w.contains(prefix)).collect(Collectors.toList());
+        assertEquals(List.of(), pinned, "pinned sites of " + prefix);
+        if (!serverMode.equals("sync") || !clientMode.equals("sync")) {
+            assertTrue(scheduler.stats().resumed() > resumedBefore, () -> "no flow suspended: " + scheduler.stats());
+        }
+    }
+
+    @ParameterizedTest(name = "server {0}, client {1}")
+    @CsvSource({"sync, sync", "sync, lenient", "sync, strict", "lenient, sync", "strict, sync", "lenient, lenient",
+        "strict, strict"})
+    void aDataStreamProtocolOverSocketsGivesTheSameResultsInEveryModeWithoutPinning(String serverMode, String clientMode)
+            throws Exception {
+        exchange("BinarySum", serverMode, clientMode, BINARY);
+    }
+
+    @ParameterizedTest(name = "server {0}, client {1}")
+    @CsvSource({"sync, sync", "sync, lenient", "sync, strict", "lenient, sync", "strict, sync", "lenient, lenient",
+        "strict, strict"})
+    void aReaderLineProtocolOverSocketsGivesTheSameResultsInEveryModeWithoutPinning(String serverMode, String clientMode)
+            throws Exception {
+        exchange("LineSum", serverMode, clientMode, LINES);
     }
 
     @Test

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The {@code InputStream}/{@code OutputStream} views of a transport in continuation mode: used
- * directly from loaded code they suspend; behind a JDK decorator they pin (warn once per site, or
- * refuse in strict mode).
+ * directly from loaded code, or behind a JDK decorator that loaded code made (Flow's substitute), they
+ * suspend; behind a JDK decorator made outside the loaded scope they pin (warn once per site, or refuse
+ * in strict mode).
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class StreamViewTest {
@@ -83,29 +84,50 @@ class StreamViewTest {
     }
 
     @Test
-    void dataInputStreamOverTheViewPinsTheFlowAndWarnsOncePerSite() throws Exception {
+    void dataInputStreamMadeByLoadedCodeOverTheViewSuspendsTheFlow() throws Exception {
+        for (ContinuationClassLoader loader : new ContinuationClassLoader[] {STRICT, LENIENT}) {
+            Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+            FlowHandle<?> h = start(loader, "readInt", p.transport);
+            Conditions.await("the flow to suspend in readInt", () -> scheduler.stats().suspended() == 1,
+                    () -> scheduler.stats().toString());
+            p.peer.write(new byte[] {0, 0});
+            p.peer.write(new byte[] {1, 2});
+            assertEquals(258, result(h));
+        }
+        assertEquals(List.of(), Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.StreamOps.call"))
+                .collect(Collectors.toList()));
+    }
+
+    private FlowHandle<?> startForeign(ContinuationClassLoader loader, MinaTransport t) {
+        Callable<?> task = loader.newInstance(Callable.class, "flowtest.mina.ForeignDataInput",
+                new java.io.DataInputStream(t.inputStream()));
+        return scheduler.submit(task);
+    }
+
+    @Test
+    void dataInputStreamMadeOutsideTheScopeOverTheViewPinsTheFlowAndWarnsOncePerSite() throws Exception {
         for (int round = 0; round < 2; round++) {
             Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
-            FlowHandle<?> h = start(LENIENT, "readInt", p.transport);
+            FlowHandle<?> h = startForeign(LENIENT, p.transport);
             Conditions.await("the flow to block its worker", () -> scheduler.stats().running() == 1,
                     () -> scheduler.stats().toString());
-            assertEquals(0, scheduler.stats().suspended(), "a wait behind DataInputStream cannot suspend");
+            assertEquals(0, scheduler.stats().suspended(), "a wait inside the JDK's DataInputStream cannot suspend");
             p.peer.write(new byte[] {0, 0, 1, 2});
             assertEquals(258, result(h));
         }
-        List<String> mine = Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.StreamOps.call"))
+        List<String> mine = Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.ForeignDataInput.call"))
                 .collect(Collectors.toList());
         assertEquals(1, mine.size(), "one warning for the site: " + mine);
         assertTrue(mine.get(0).contains("blocking the worker thread"), mine.get(0));
     }
 
     @Test
-    void dataInputStreamOverTheViewIsRefusedInStrictMode() throws Exception {
+    void dataInputStreamMadeOutsideTheScopeOverTheViewIsRefusedInStrictMode() throws Exception {
         Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
-        FlowHandle<?> h = start(STRICT, "readInt", p.transport);
+        FlowHandle<?> h = startForeign(STRICT, p.transport);
         ExecutionException e = assertThrows(ExecutionException.class, () -> result(h));
         assertInstanceOf(UnsuspendableFrameException.class, e.getCause());
-        assertTrue(e.getCause().getMessage().contains("flowtest.mina.StreamOps.call"), e.getCause().getMessage());
+        assertTrue(e.getCause().getMessage().contains("flowtest.mina.ForeignDataInput.call"), e.getCause().getMessage());
     }
 
     @Test

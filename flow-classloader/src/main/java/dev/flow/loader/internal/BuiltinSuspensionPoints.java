@@ -46,6 +46,7 @@ public final class BuiltinSuspensionPoints {
         stream(p, "java/io/InputStream", "read", "([B)I", "inputRead");
         stream(p, "java/io/InputStream", "read", "([BII)I", "inputRead");
         stream(p, "java/io/InputStream", "readNBytes", "([BII)I", "inputReadNBytes");
+        stream(p, "java/io/InputStream", "skip", "(J)J", "inputSkip");
         stream(p, "java/io/OutputStream", "write", "(I)V", "outputWrite");
         stream(p, "java/io/OutputStream", "write", "([B)V", "outputWrite");
         stream(p, "java/io/OutputStream", "write", "([BII)V", "outputWrite");

@@ -146,7 +146,10 @@ public final class Instrumenter {
      */
     private void substitute() {
         for (ClassNode cn : nodes.values()) {
-            if (Substitutes.apply(cn)) {
+            if (Substitutes.apply(cn, n -> {
+                ClassNode c = nodes.get(n);
+                return c == null ? null : c.superName;
+            })) {
                 substituted.add(cn.name);
             }
         }

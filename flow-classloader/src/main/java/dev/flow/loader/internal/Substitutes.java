@@ -4,6 +4,7 @@ import dev.flow.loader.InstrumentationException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
@@ -30,17 +31,42 @@ final class Substitutes {
     private static final String PKG = "dev/flow/jdk/";
 
     /** JDK class to the Flow class created in its place. */
-    static final Map<String, String> BY_JDK_CLASS = Map.of(
-            "java/util/concurrent/locks/ReentrantLock", PKG + "FlowReentrantLock",
-            "java/util/concurrent/locks/ReentrantReadWriteLock", PKG + "FlowReentrantReadWriteLock",
-            "java/io/BufferedReader", PKG + "FlowBufferedReader",
-            "java/io/InputStreamReader", PKG + "FlowInputStreamReader",
-            "java/io/BufferedWriter", PKG + "FlowBufferedWriter",
-            "java/io/OutputStreamWriter", PKG + "FlowOutputStreamWriter");
+    static final Map<String, String> BY_JDK_CLASS = Map.ofEntries(
+            Map.entry("java/util/concurrent/locks/ReentrantLock", PKG + "FlowReentrantLock"),
+            Map.entry("java/util/concurrent/locks/ReentrantReadWriteLock", PKG + "FlowReentrantReadWriteLock"),
+            Map.entry("java/io/BufferedReader", PKG + "FlowBufferedReader"),
+            Map.entry("java/io/InputStreamReader", PKG + "FlowInputStreamReader"),
+            Map.entry("java/io/BufferedWriter", PKG + "FlowBufferedWriter"),
+            Map.entry("java/io/OutputStreamWriter", PKG + "FlowOutputStreamWriter"),
+            Map.entry("java/io/BufferedInputStream", PKG + "FlowBufferedInputStream"),
+            Map.entry("java/io/PushbackInputStream", PKG + "FlowPushbackInputStream"),
+            Map.entry("java/io/DataInputStream", PKG + "FlowDataInputStream"),
+            Map.entry("java/io/BufferedOutputStream", PKG + "FlowBufferedOutputStream"),
+            Map.entry("java/io/DataOutputStream", PKG + "FlowDataOutputStream"),
+            Map.entry("java/io/LineNumberReader", PKG + "FlowLineNumberReader"),
+            Map.entry("java/io/PrintWriter", PKG + "FlowPrintWriter"),
+            Map.entry("java/io/PrintStream", PKG + "FlowPrintStream"));
+
+    private static final String DATA = PKG + "FlowData";
+    private static final String DATA_INPUT = "java/io/DataInput";
+    private static final String DATA_OUTPUT = "java/io/DataOutput";
+    private static final String DATA_INPUT_STREAM = "java/io/DataInputStream";
+    private static final String DATA_OUTPUT_STREAM = "java/io/DataOutputStream";
+    /** The final reads of {@code DataInputStream} that are {@code DataInput}'s (name + descriptor). */
+    private static final Set<String> DATA_INPUT_FINALS = Set.of("readFully([B)V", "readFully([BII)V", "skipBytes(I)I",
+            "readBoolean()Z", "readByte()B", "readUnsignedByte()I", "readShort()S", "readUnsignedShort()I", "readChar()C",
+            "readInt()I", "readLong()J", "readFloat()F", "readDouble()D", "readLine()Ljava/lang/String;",
+            "readUTF()Ljava/lang/String;");
+    /** {@code DataInputStream}'s final {@code read}s (not {@code DataInput}'s). */
+    private static final Set<String> DATA_INPUT_STREAM_FINALS = Set.of("read([B)I", "read([BII)I");
+    /** The final writes of {@code DataOutputStream}, all {@code DataOutput}'s. */
+    private static final Set<String> DATA_OUTPUT_FINALS = Set.of("writeBoolean(Z)V", "writeByte(I)V", "writeShort(I)V",
+            "writeChar(I)V", "writeInt(I)V", "writeLong(J)V", "writeFloat(F)V", "writeDouble(D)V",
+            "writeBytes(Ljava/lang/String;)V", "writeChars(Ljava/lang/String;)V", "writeUTF(Ljava/lang/String;)V");
 
     /** Substitutes whose {@code lock} (the {@code Reader}'s or {@code Writer}'s) is a {@code FlowMonitor}. */
     private static final Set<String> WITH_FLOW_MONITOR = Set.of(PKG + "FlowBufferedReader", PKG + "FlowInputStreamReader",
-            PKG + "FlowBufferedWriter", PKG + "FlowOutputStreamWriter");
+            PKG + "FlowBufferedWriter", PKG + "FlowOutputStreamWriter", PKG + "FlowLineNumberReader", PKG + "FlowPrintWriter");
     private static final String MONITOR = PKG + "FlowMonitor";
 
     private Substitutes() {
@@ -52,9 +78,11 @@ final class Substitutes {
     }
 
     /**
-     * Rewrites {@code cn} in place; returns whether anything changed.
+     * Rewrites {@code cn} in place; returns whether anything changed. {@code superOf} gives the
+     * superclass of an in-scope class ({@code null} for any other), to find in-scope subclasses of
+     * {@code DataInputStream} and {@code DataOutputStream} named as call owners.
      */
-    static boolean apply(ClassNode cn) {
+    static boolean apply(ClassNode cn, Function<String, String> superOf) {
         if (isSubstitute(cn.name)) {
             return false;
         }
@@ -77,8 +105,15 @@ final class Substitutes {
                         t.desc = sub;
                         changed = true;
                     }
-                } else if (i.getOpcode() == Opcodes.INVOKESPECIAL) {
+                } else if (i instanceof MethodInsnNode) {
                     MethodInsnNode c = (MethodInsnNode) i;
+                    if (redirectFinal(c, superOf)) {
+                        changed = true;
+                        continue;
+                    }
+                    if (i.getOpcode() != Opcodes.INVOKESPECIAL) {
+                        continue;
+                    }
                     String sub = BY_JDK_CLASS.get(c.owner);
                     if (sub != null && (c.name.equals("<init>") || c.owner.equals(oldSuper))) {
                         c.owner = sub;
@@ -88,6 +123,54 @@ final class Substitutes {
             }
         }
         return changed;
+    }
+
+    /**
+     * Turns a call of a final read of {@code DataInputStream} or write of {@code DataOutputStream}
+     * (through the class, an in-scope subclass or the {@code DataInput}/{@code DataOutput} interface)
+     * into the static {@code FlowData} method of the same name taking the receiver first; the static
+     * {@code DataInputStream.readUTF(DataInput)} becomes {@code FlowData.readUTFOf}.
+     */
+    private static boolean redirectFinal(MethodInsnNode c, Function<String, String> superOf) {
+        String key = c.name + c.desc;
+        String receiver;
+        if (c.getOpcode() == Opcodes.INVOKESTATIC) {
+            if (!c.owner.equals(DATA_INPUT_STREAM) || !key.equals("readUTF(Ljava/io/DataInput;)Ljava/lang/String;")) {
+                return false;
+            }
+            c.owner = DATA;
+            c.name = "readUTFOf";
+            return true;
+        }
+        if (c.name.equals("<init>")) {
+            return false;
+        }
+        if (DATA_INPUT_FINALS.contains(key) && (c.owner.equals(DATA_INPUT) || extendsClass(c.owner, DATA_INPUT_STREAM, superOf))) {
+            receiver = DATA_INPUT;
+        } else if (DATA_INPUT_STREAM_FINALS.contains(key) && extendsClass(c.owner, DATA_INPUT_STREAM, superOf)) {
+            receiver = DATA_INPUT_STREAM;
+        } else if (DATA_OUTPUT_FINALS.contains(key)
+                && (c.owner.equals(DATA_OUTPUT) || extendsClass(c.owner, DATA_OUTPUT_STREAM, superOf))) {
+            receiver = DATA_OUTPUT;
+        } else {
+            return false;
+        }
+        c.desc = "(L" + receiver + ";" + c.desc.substring(1);
+        c.setOpcode(Opcodes.INVOKESTATIC);
+        c.owner = DATA;
+        c.itf = false;
+        return true;
+    }
+
+    /** Whether {@code owner} is {@code jdkClass}, its substitute, or an in-scope class extending either. */
+    private static boolean extendsClass(String owner, String jdkClass, Function<String, String> superOf) {
+        String sub = BY_JDK_CLASS.get(jdkClass);
+        for (String n = owner; n != null; n = superOf.apply(n)) {
+            if (n.equals(jdkClass) || n.equals(sub)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,0 +1,276 @@
+package dev.flow.jdk;
+
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/**
+ * Where loaded code's calls of {@code DataInputStream}'s and {@code DataOutputStream}'s final methods
+ * go (also through {@code DataInput}, {@code DataOutput} and subclasses): for Flow's {@link
+ * FlowDataInputStream} and {@link FlowDataOutputStream} the suspendable reads and writes, for any
+ * other receiver the original call, so a stream made outside the scope (or any other {@code
+ * DataInput}) behaves exactly as before. Null arguments are passed to the JDK's method, which fails
+ * as it does (before any I/O). Public only because loaded code calls it; not an API. Stateless.
+ */
+public final class FlowData {
+
+    private FlowData() {
+    }
+
+    /** Replaces {@code DataInputStream.read(byte[])}. */
+    public static int read(DataInputStream d, byte[] b) throws IOException {
+        if (!(d instanceof FlowDataInputStream) || b == null) {
+            return d.read(b);
+        }
+        return ((FlowDataInputStream) d).read0(b, 0, b.length);
+    }
+
+    /** Replaces {@code DataInputStream.read(byte[], int, int)}. */
+    public static int read(DataInputStream d, byte[] b, int off, int len) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.read(b, off, len);
+        }
+        return ((FlowDataInputStream) d).read0(b, off, len);
+    }
+
+    /** Replaces {@code readFully(byte[])}. */
+    public static void readFully(DataInput d, byte[] b) throws IOException {
+        if (!(d instanceof FlowDataInputStream) || b == null) {
+            d.readFully(b);
+            return;
+        }
+        ((FlowDataInputStream) d).readFully0(b, 0, b.length);
+    }
+
+    /** Replaces {@code readFully(byte[], int, int)}. */
+    public static void readFully(DataInput d, byte[] b, int off, int len) throws IOException {
+        if (!(d instanceof FlowDataInputStream) || b == null || JdkChecks.outOfBounds(off, len, b.length)) {
+            d.readFully(b, off, len);
+            return;
+        }
+        ((FlowDataInputStream) d).readFully0(b, off, len);
+    }
+
+    /** Replaces {@code skipBytes(int)}. */
+    public static int skipBytes(DataInput d, int n) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.skipBytes(n);
+        }
+        return ((FlowDataInputStream) d).skipBytes0(n);
+    }
+
+    /** Replaces {@code readBoolean()}. */
+    public static boolean readBoolean(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readBoolean();
+        }
+        return ((FlowDataInputStream) d).readUnsignedByte0() != 0;
+    }
+
+    /** Replaces {@code readByte()}. */
+    public static byte readByte(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readByte();
+        }
+        return (byte) ((FlowDataInputStream) d).readUnsignedByte0();
+    }
+
+    /** Replaces {@code readUnsignedByte()}. */
+    public static int readUnsignedByte(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readUnsignedByte();
+        }
+        return ((FlowDataInputStream) d).readUnsignedByte0();
+    }
+
+    /** Replaces {@code readShort()}. */
+    public static short readShort(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readShort();
+        }
+        return (short) ((FlowDataInputStream) d).readUnsignedShort0();
+    }
+
+    /** Replaces {@code readUnsignedShort()}. */
+    public static int readUnsignedShort(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readUnsignedShort();
+        }
+        return ((FlowDataInputStream) d).readUnsignedShort0();
+    }
+
+    /** Replaces {@code readChar()}. */
+    public static char readChar(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readChar();
+        }
+        return (char) ((FlowDataInputStream) d).readUnsignedShort0();
+    }
+
+    /** Replaces {@code readInt()}. */
+    public static int readInt(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readInt();
+        }
+        return ((FlowDataInputStream) d).readInt0();
+    }
+
+    /** Replaces {@code readLong()}. */
+    public static long readLong(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readLong();
+        }
+        return ((FlowDataInputStream) d).readLong0();
+    }
+
+    /** Replaces {@code readFloat()}. */
+    public static float readFloat(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readFloat();
+        }
+        return Float.intBitsToFloat(((FlowDataInputStream) d).readInt0());
+    }
+
+    /** Replaces {@code readDouble()}. */
+    public static double readDouble(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readDouble();
+        }
+        return Double.longBitsToDouble(((FlowDataInputStream) d).readLong0());
+    }
+
+    /** Replaces the deprecated {@code readLine()}. */
+    @SuppressWarnings("deprecation")
+    public static String readLine(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readLine();
+        }
+        return ((FlowDataInputStream) d).readLine0();
+    }
+
+    /** Replaces {@code readUTF()}. */
+    public static String readUTF(DataInput d) throws IOException {
+        if (!(d instanceof FlowDataInputStream)) {
+            return d.readUTF();
+        }
+        return ((FlowDataInputStream) d).readUTF0();
+    }
+
+    /**
+     * Replaces the static {@code DataInputStream.readUTF(DataInput)}: its two calls on {@code d}, then
+     * the JDK's decoding.
+     */
+    public static String readUTFOf(DataInput d) throws IOException {
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).readUTF0();
+        }
+        if (d == null || d instanceof DataInputStream) {
+            return DataInputStream.readUTF(d);
+        }
+        int utflen = d.readUnsignedShort();
+        byte[] body = new byte[utflen];
+        d.readFully(body, 0, utflen);
+        return FlowDataInputStream.decodeUtf(utflen, body);
+    }
+
+    /** Replaces {@code writeBoolean(boolean)}. */
+    public static void writeBoolean(DataOutput d, boolean v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeBoolean(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeByte0(v ? 1 : 0);
+    }
+
+    /** Replaces {@code writeByte(int)}. */
+    public static void writeByte(DataOutput d, int v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeByte(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeByte0(v);
+    }
+
+    /** Replaces {@code writeShort(int)}. */
+    public static void writeShort(DataOutput d, int v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeShort(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeShort0(v);
+    }
+
+    /** Replaces {@code writeChar(int)}. */
+    public static void writeChar(DataOutput d, int v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeChar(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeShort0(v);
+    }
+
+    /** Replaces {@code writeInt(int)}. */
+    public static void writeInt(DataOutput d, int v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeInt(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeInt0(v);
+    }
+
+    /** Replaces {@code writeLong(long)}. */
+    public static void writeLong(DataOutput d, long v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeLong(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeLong0(v);
+    }
+
+    /** Replaces {@code writeFloat(float)}. */
+    public static void writeFloat(DataOutput d, float v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeFloat(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeInt0(Float.floatToIntBits(v));
+    }
+
+    /** Replaces {@code writeDouble(double)}. */
+    public static void writeDouble(DataOutput d, double v) throws IOException {
+        if (!(d instanceof FlowDataOutputStream)) {
+            d.writeDouble(v);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeLong0(Double.doubleToLongBits(v));
+    }
+
+    /** Replaces {@code writeBytes(String)}. */
+    public static void writeBytes(DataOutput d, String s) throws IOException {
+        if (!(d instanceof FlowDataOutputStream) || s == null) {
+            d.writeBytes(s);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeBytes0(s);
+    }
+
+    /** Replaces {@code writeChars(String)}. */
+    public static void writeChars(DataOutput d, String s) throws IOException {
+        if (!(d instanceof FlowDataOutputStream) || s == null) {
+            d.writeChars(s);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeChars0(s);
+    }
+
+    /** Replaces {@code writeUTF(String)}. */
+    public static void writeUTF(DataOutput d, String s) throws IOException {
+        if (!(d instanceof FlowDataOutputStream) || s == null) {
+            d.writeUTF(s);
+            return;
+        }
+        ((FlowDataOutputStream) d).writeUTF0(s);
+    }
+}
