@@ -69,6 +69,7 @@ public final class ContinuationClassLoader extends ClassLoader {
         super("flow-continuations", b.parent);
         this.includes = List.copyOf(b.includes);
         this.strict = b.strict;
+        dev.flow.internal.Exports.toUnnamedModuleOf(this);
         try {
             this.scope = Scope.analyse(b.parent, includes, b.excludes, b.points, strict, this);
         } catch (InstrumentationException e) {
