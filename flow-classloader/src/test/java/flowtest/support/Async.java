@@ -48,6 +48,17 @@ public final class Async {
         return f;
     }
 
+    /**
+     * A future completed with {@code value} on another thread {@code millis} after someone began to wait for it
+     * (to within 200 µs), with no fallback: for fixtures whose wait must last a known time.
+     */
+    public static <T> CompletableFuture<T> awaitedFor(T value, long millis) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        Executor delay = CompletableFuture.delayedExecutor(millis, TimeUnit.MILLISECONDS);
+        completeWhenAwaited(f, NO_FALLBACK, () -> delay.execute(() -> f.complete(value)), FIRST);
+        return f;
+    }
+
     /** A future failed with {@code t} once awaited, on another thread. */
     public static <T> CompletableFuture<T> failLater(Throwable t) {
         CompletableFuture<T> f = new CompletableFuture<>();

@@ -1,6 +1,7 @@
 package dev.flow.agent;
 
 import dev.flow.loader.InstrumentationException;
+import dev.flow.loader.internal.Refusals;
 import dev.flow.loader.internal.Scope;
 import java.io.PrintStream;
 import java.lang.instrument.ClassFileTransformer;
@@ -104,12 +105,12 @@ final class ScopeTransformer implements ClassFileTransformer {
             return scope.markedBytes(name);
         } catch (InstrumentationException e) {
             report("flow-agent: refused " + name.replace('/', '.') + ": " + e.getMessage());
-            return refused(original, e);
+            return refused(original, Refusals.recorded(e));
         } catch (RuntimeException | LinkageError e) {
             InstrumentationException wrapped = new InstrumentationException(name.replace('/', '.'), "", "",
                     "the agent failed: " + e, e);
             report("flow-agent: refused " + name.replace('/', '.') + ": " + wrapped.getMessage());
-            return refused(original, wrapped);
+            return refused(original, Refusals.recorded(wrapped));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.flow.loader;
 
+import dev.flow.loader.internal.Refusals;
 import dev.flow.loader.internal.Scope;
 import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
@@ -68,7 +69,12 @@ public final class ContinuationClassLoader extends ClassLoader {
         super("flow-continuations", b.parent);
         this.includes = List.copyOf(b.includes);
         this.strict = b.strict;
-        this.scope = Scope.analyse(b.parent, includes, b.excludes, b.points, strict, this);
+        dev.flow.internal.Exports.toUnnamedModuleOf(this);
+        try {
+            this.scope = Scope.analyse(b.parent, includes, b.excludes, b.points, strict, this);
+        } catch (InstrumentationException e) {
+            throw Refusals.recorded(e);
+        }
     }
 
     /** Returns a builder. At least one package must be included. */
@@ -185,7 +191,11 @@ public final class ContinuationClassLoader extends ClassLoader {
     }
 
     private byte[] finalBytes(String internal) {
-        return scope.bytes(internal);
+        try {
+            return scope.bytes(internal);
+        } catch (InstrumentationException e) {
+            throw Refusals.recorded(e);
+        }
     }
 
     /** The class file this loader defines for {@code className}, for tests and diagnostics. */

@@ -11,6 +11,7 @@ public final class InstrumentationException extends RuntimeException {
     private final String className;
     private final String methodName;
     private final String descriptor;
+    private final String reason;
 
     /** Creates the exception. */
     public InstrumentationException(String className, String methodName, String descriptor, String reason) {
@@ -24,6 +25,7 @@ public final class InstrumentationException extends RuntimeException {
         this.className = className;
         this.methodName = methodName;
         this.descriptor = descriptor;
+        this.reason = reason;
     }
 
     /** Binary name of the class. */
@@ -39,5 +41,10 @@ public final class InstrumentationException extends RuntimeException {
     /** Descriptor of the method, or an empty string. */
     public String descriptor() {
         return descriptor;
+    }
+
+    /** Why the class or method cannot be made suspendable: the message without the class and method. */
+    public String reason() {
+        return reason;
     }
 }

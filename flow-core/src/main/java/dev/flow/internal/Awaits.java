@@ -262,7 +262,11 @@ public final class Awaits {
         }
         // Suspends in this frame, not through suspend(): a sleeping flow parks one frame less.
         if (FlowState.prepare(f.sleep(nanos), 0, FlowState.INTERRUPTIBLE) == null) {
-            TimeUnit.NANOSECONDS.sleep(nanos);
+            try {
+                TimeUnit.NANOSECONDS.sleep(nanos);
+            } finally {
+                FlowEvents.pinnedWaitEnds();
+            }
             return;
         }
         Continuation.suspend();

@@ -22,7 +22,9 @@ import org.slf4j.Logger;
  * ends it. An await inside a bracket that would block blocks the thread and logs one warning per site
  * (lenient sites; an await that need not block costs nothing and logs nothing). Strict loaders call
  * {@link #checkAwait()} before every suspension point, so an await inside a bracket is refused with
- * {@link UnsuspendableFrameException} by its site, whether or not it would block.
+ * {@link UnsuspendableFrameException} by its site, whether or not it would block. Both show in a JFR
+ * recording, as {@code dev.flow.Pinned} (the blocked wait, above its threshold) and {@code dev.flow.Refused}
+ * ({@link FlowEvents}).
  * Thread-safe; the brackets cost one thread-local lookup and run only at such sites.
  */
 public final class Pins {
@@ -80,7 +82,8 @@ public final class Pins {
         }
     }
 
-    private static final class Site {
+    /** A registered site; immutable apart from its warned-once flag and its cached texts. */
+    static final class Site {
         final String className;
         final String method;
         final int line;
@@ -100,8 +103,25 @@ public final class Pins {
             this.strict = strict;
         }
 
+        private String frame;
+
         String message() {
-            return "cannot suspend at " + where + ": " + reason.text() + (detail == null ? "" : " (" + detail + ")");
+            return "cannot suspend at " + where + ": " + reasonText();
+        }
+
+        /** The reason's text and the detail, if any. */
+        String reasonText() {
+            return reason.text() + (detail == null ? "" : " (" + detail + ")");
+        }
+
+        /** The site in stack-trace style ({@link FlowEvents#frame}). Racy but idempotent. */
+        String frame() {
+            String f = frame;
+            if (f == null) {
+                f = FlowEvents.frame(className, method, line);
+                frame = f;
+            }
+            return f;
         }
     }
 
@@ -235,6 +255,7 @@ public final class Pins {
         if (f != null) {
             f.pinSite = prev;
         }
+        FlowEvents.pinnedWaitEnds();
     }
 
     /**
@@ -249,7 +270,7 @@ public final class Pins {
         if (f != null && f.pinSite != NOT_PINNED) {
             Site s = site(f.pinSite);
             if (s.strict) {
-                throw new UnsuspendableFrameException(s.message());
+                throw refused(s);
             }
         }
         Locks.checkAwait();
@@ -261,14 +282,21 @@ public final class Pins {
     static void onPinnedAwait(int id) {
         Site s = site(id);
         if (s.strict) {
-            throw new UnsuspendableFrameException(s.message());
+            throw refused(s);
         }
         // The carrier first: the message is built only for the refusal, not for every pinned wait.
         Thread carrier = SchedulerCore.busyCarrier();
         if (carrier != null) {
-            throw refusedOnCarrier(s.message(), carrier);
+            throw refusedOnCarrier(s.frame(), s.message(), carrier);
         }
         warnOnce(s);
+        FlowEvents.pinnedWaitBegins(s);
+    }
+
+    /** The refusal of a strict site, recorded as a {@code dev.flow.Refused} event. */
+    private static UnsuspendableFrameException refused(Site s) {
+        FlowEvents.refused(s.frame(), s.reasonText());
+        return new UnsuspendableFrameException(s.message());
     }
 
     /**
@@ -282,14 +310,16 @@ public final class Pins {
     static void refuseOnCarrier(String what) {
         Thread carrier = SchedulerCore.busyCarrier();
         if (carrier != null) {
-            throw refusedOnCarrier(what, carrier);
+            throw refusedOnCarrier("an uninstrumented caller", what, carrier);
         }
     }
 
-    private static UnsuspendableFrameException refusedOnCarrier(String what, Thread carrier) {
-        return new UnsuspendableFrameException(what + "; the flow runs on I/O thread " + carrier.getName()
+    private static UnsuspendableFrameException refusedOnCarrier(String site, String what, Thread carrier) {
+        String message = what + "; the flow runs on I/O thread " + carrier.getName()
                 + ", which a blocking wait would stall with every session it serves: use the WORKERS dispatch"
-                + " or make the call suspend");
+                + " or make the call suspend";
+        FlowEvents.refused(site, message);
+        return new UnsuspendableFrameException(message);
     }
 
     private static final ClassValue<Integer> NOT_INSTRUMENTED_SITES = new ClassValue<>() {

@@ -355,6 +355,8 @@ public final class SchedulerCore {
                 WORKER_CURRENT.setRelease(worker, null);
             }
             f.interrupted = Thread.interrupted();
+            // A pinned wait still open (one the JDK made, outside any pinned stretch) ends as the flow leaves.
+            FlowEvents.pinnedWaitEnds();
         }
         if (finished) {
             running.decrementAndGet();

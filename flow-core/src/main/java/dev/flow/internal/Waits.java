@@ -130,6 +130,15 @@ public final class Waits {
         if (isDone(w)) {
             return true;
         }
+        try {
+            return blockUntilDone(w, timeoutNanos);
+        } finally {
+            // A pinned flow's wait, reported before it blocked, ends here.
+            FlowEvents.pinnedWaitEnds();
+        }
+    }
+
+    private static boolean blockUntilDone(Object w, long timeoutNanos) throws InterruptedException {
         if (w instanceof Future) {
             Future<?> f = (Future<?>) w;
             try {
