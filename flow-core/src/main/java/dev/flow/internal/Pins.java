@@ -92,6 +92,8 @@ public final class Pins {
         final boolean strict;
         final String detail;
         final AtomicBoolean warned = new AtomicBoolean();
+        /** {@link #frame()}, once computed. */
+        private String frame;
 
         Site(String className, String method, int line, Reason reason, String detail, boolean strict) {
             this.className = className;
@@ -102,8 +104,6 @@ public final class Pins {
             this.detail = detail;
             this.strict = strict;
         }
-
-        private String frame;
 
         String message() {
             return "cannot suspend at " + where + ": " + reasonText();

@@ -37,7 +37,8 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * the session is queued, or it ends); while {@code maxStarting} of them wait, it stops selecting for
  * accepts (the connections wait in the kernel's accept queue) until half of them have started.
  *
- * <p><b>Threads.</b> Everything but the constructor runs on MINA's acceptor thread.
+ * <p><b>Threads.</b> {@link #started}, {@link #startingSessions()} and {@link #startingSessionsPeak()} may be
+ * called on any thread; the rest, but the constructor, runs on MINA's acceptor thread.
  */
 final class FlowSocketAcceptor extends NioSocketAcceptor {
 

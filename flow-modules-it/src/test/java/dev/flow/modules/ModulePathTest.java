@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import flowtest.support.ChildJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReference;
@@ -16,11 +16,11 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -106,18 +106,18 @@ class ModulePathTest {
         Path app = compileApp();
         String modulePath = app + File.pathSeparator + modulePath();
         // The opens the README gives, so that the loader uses JavaFlow's engine parts rather than its shared cache.
-        List<String> command = List.of(java(), "-Xmx128m", "--module-path", modulePath,
+        List<String> command = List.of("-Xmx128m", "--module-path", modulePath,
                 "--add-opens", "net.tascalate.javaflow.providers.core/org.apache.commons.javaflow.providers.core=dev.flow.loader",
                 "--add-opens", "net.tascalate.javaflow.api/org.apache.commons.javaflow.core=dev.flow.core",
                 "-m", "app/app.Main");
-        Result r = run(command);
-        assertEquals(0, r.exit, () -> "exit code of " + command + ":\n" + r.output);
-        assertTrue(r.output.contains("result=pong core=dev.flow.core loader=dev.flow.loader mina=org.apache.mina.core"
-                + " adapters=dev.flow.mina.MinaIoFutureAdapter"), () -> "the flow ran, with Flow as named modules:\n" + r.output);
-        Matcher resumed = Pattern.compile("resumed=(\\d+)").matcher(r.output);
+        ChildJvm r = ChildJvm.run(command, Duration.ofSeconds(60));
+        assertEquals(0, r.exitCode, () -> "exit code of java " + command + ":\n" + r.output());
+        assertTrue(r.output().contains("result=pong core=dev.flow.core loader=dev.flow.loader mina=org.apache.mina.core"
+                + " adapters=dev.flow.mina.MinaIoFutureAdapter"), () -> "the flow ran, with Flow as named modules:\n" + r.output());
+        Matcher resumed = Pattern.compile("resumed=(\\d+)").matcher(r.output());
         assertTrue(resumed.find() && Integer.parseInt(resumed.group(1)) > 0,
-                () -> "the flow suspended and was resumed (a flow that blocked its worker is never resumed):\n" + r.output);
-        assertFalse(r.output.contains("not accessible"), r.output);
+                () -> "the flow suspended and was resumed (a flow that blocked its worker is never resumed):\n" + r.output());
+        assertFalse(r.output().contains("not accessible"), r.output());
     }
 
     @Test
@@ -239,42 +239,6 @@ class ModulePathTest {
             return p;
         } catch (ClassNotFoundException | URISyntaxException e) {
             throw new AssertionError(className, e);
-        }
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    private static Result run(List<String> command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Thread reader = new Thread(() -> {
-            try (InputStream in = p.getInputStream()) {
-                in.transferTo(out);
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        reader.start();
-        try {
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                throw new AssertionError("no exit within 60 s: " + command + "\n" + out);
-            }
-            reader.join(TimeUnit.SECONDS.toMillis(10));
-            return new Result(p.exitValue(), out.toString(StandardCharsets.UTF_8));
-        } finally {
-            p.destroyForcibly();
-        }
-    }
-
-    private static final class Result {
-        final int exit;
-        final String output;
-
-        Result(int exit, String output) {
-            this.exit = exit;
-            this.output = output;
         }
     }
 }
