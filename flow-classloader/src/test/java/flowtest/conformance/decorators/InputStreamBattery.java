@@ -1,6 +1,5 @@
 package flowtest.conformance.decorators;
 
-import flowtest.support.Async;
 import flowtest.support.ChunkedTransport;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -107,7 +106,6 @@ public final class InputStreamBattery implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         Battery b = new Battery();
-        b.step("first", () -> Async.later("awaited").get());
         b.step("data by 1", () -> all(new DataInputStream(in(values(), 1))));
         b.step("data buffered by 3", () -> all(new DataInputStream(new BufferedInputStream(in(values(), 3), 5))));
         b.step("data through the interface", () -> {
