@@ -678,6 +678,63 @@ public final class Awaits {
         return n - remaining;
     }
 
+    /**
+     * Before a read of {@code decorator}, a JDK {@code DataInputStream} made outside the scope (its reads
+     * are final, so Flow's cannot take its place): in a flow, if a transport view is under it and the
+     * decorators between count every byte the view has buffered in their {@code available()}, waits
+     * (suspending) until {@code available()} reaches {@code need} or the input ends, so that the JDK's own
+     * read that follows does not wait; the read's calls of the view are then allowed in strict mode too,
+     * until {@link #endDecorated(boolean)}. Returns whether it did; otherwise the read is left to the JDK
+     * as it is (it pins if it must wait). A decorator whose {@code available()} throws is left to the read
+     * to fail.
+     */
+    public static boolean awaitDecorated(Object decorator, int need) throws IOException {
+        FlowState f = FlowState.current();
+        if (f == null || f.decoratedReady() || !(decorator instanceof java.io.DataInputStream)) {
+            return false;
+        }
+        InputStream d = (InputStream) decorator;
+        TransportInputStream view;
+        try {
+            view = TransportInputStream.under(d);
+        } catch (IOException e) {
+            return false;
+        }
+        if (view == null || !(view.transport() instanceof AsyncTransport)) {
+            return false;
+        }
+        AsyncTransport a = (AsyncTransport) view.transport();
+        byte[] none = new byte[0];
+        for (;;) {
+            int buffered = a.available();
+            int ready;
+            try {
+                ready = d.available();
+            } catch (IOException e) {
+                return false;
+            }
+            if (ready < buffered) {
+                return false;
+            }
+            if (ready >= need || a.isInputClosed()) {
+                break;
+            }
+            if (a.pollRead(none, 0, 0) < 0) {
+                break;
+            }
+            awaitInput(a, true, false, 0);
+        }
+        f.decoratedReady(true);
+        return true;
+    }
+
+    /** Ends what {@link #awaitDecorated(Object, int)} allowed, if it returned {@code true}. */
+    public static void endDecorated(boolean allowed) {
+        if (allowed) {
+            FlowState.current().decoratedReady(false);
+        }
+    }
+
     /** Replaces {@code OutputStream.write(int)}. */
     public static void outputWrite(OutputStream out, int b) throws IOException {
         if (!(out instanceof TransportOutputStream)) {
