@@ -719,13 +719,38 @@ public final class Awaits {
             if (ready >= need || a.isInputClosed()) {
                 break;
             }
-            if (a.pollRead(none, 0, 0) < 0) {
-                break;
-            }
+            a.pollRead(none, 0, 0);
             awaitInput(a, true, false, 0);
+            if (a.available() == buffered && !a.isInputClosed()) {
+                return false; // woke with nothing new: leave the read to the JDK
+            }
         }
         f.decoratedReady(true);
         return true;
+    }
+
+    /**
+     * {@code d.read(b, off, len)} of a {@code DataInputStream} made outside the scope, made once a byte is
+     * buffered under it ({@link #awaitDecorated(Object, int)}). A plain call here: at a call site in loaded
+     * code it would be a suspension point again.
+     */
+    public static int readDecorated(DataInputStream d, byte[] b, int off, int len) throws IOException {
+        boolean ready = len > 0 && awaitDecorated(d, 1);
+        try {
+            return d.read(b, off, len);
+        } finally {
+            endDecorated(ready);
+        }
+    }
+
+    /** {@code d.read(b)}, as {@link #readDecorated(DataInputStream, byte[], int, int)}. */
+    public static int readDecorated(DataInputStream d, byte[] b) throws IOException {
+        boolean ready = b != null && b.length > 0 && awaitDecorated(d, 1);
+        try {
+            return d.read(b);
+        } finally {
+            endDecorated(ready);
+        }
     }
 
     /** Ends what {@link #awaitDecorated(Object, int)} allowed, if it returned {@code true}. */

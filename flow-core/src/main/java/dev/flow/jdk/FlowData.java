@@ -24,10 +24,10 @@ public final class FlowData {
 
     /** Replaces {@code DataInputStream.read(byte[])}. */
     public static int read(DataInputStream d, byte[] b) throws IOException {
-        if (b == null) {
-            return d.read(b);
+        if (d instanceof FlowDataInputStream && b != null) {
+            return ((FlowDataInputStream) d).read0(b, 0, b.length);
         }
-        return read(d, b, 0, b.length);
+        return Awaits.readDecorated(d, b);
     }
 
     /** Replaces {@code DataInputStream.read(byte[], int, int)}. */
@@ -35,12 +35,7 @@ public final class FlowData {
         if (d instanceof FlowDataInputStream) {
             return ((FlowDataInputStream) d).read0(b, off, len);
         }
-        boolean ready = len > 0 && Awaits.awaitDecorated(d, 1);
-        try {
-            return d.read(b, off, len);
-        } finally {
-            Awaits.endDecorated(ready);
-        }
+        return Awaits.readDecorated(d, b, off, len);
     }
 
     /** Replaces {@code readFully(byte[])}. */
