@@ -1,6 +1,5 @@
 package flowtest.conformance.decorators;
 
-import flowtest.support.Async;
 import flowtest.support.ChunkedTransport;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -107,9 +106,27 @@ public final class InputStreamBattery implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         Battery b = new Battery();
-        b.step("first", () -> Async.later("awaited").get());
         b.step("data by 1", () -> all(new DataInputStream(in(values(), 1))));
         b.step("data buffered by 3", () -> all(new DataInputStream(new BufferedInputStream(in(values(), 3), 5))));
+        b.step("data made outside the scope", () -> {
+            DataInputStream d = flowtest.support.Foreign.dataInput(bytes(7, 8, 9, 10, 11, 12));
+            byte[] f = new byte[3];
+            d.readFully(f, 1, 2);
+            return Battery.hex(f) + d.read(f) + d.read(f, 0, 3) + d.read(f) + all(flowtest.support.Foreign.dataInput(values()))
+                    + DataInputStream.readUTF(flowtest.support.Foreign.dataInput(bytes(0, 3, 'a', 0xC3, 0xA9)));
+        });
+        b.step("data made outside the scope, malformed", () -> flowtest.support.Foreign.dataInput(bytes(0, 3, 'a', 0xC3, 0x28))
+                .readUTF());
+        b.step("data made outside the scope, at end", () -> {
+            DataInputStream d = flowtest.support.Foreign.dataInput(bytes(1, 2, 3));
+            byte[] f = new byte[4];
+            try {
+                d.readFully(f);
+            } catch (IOException e) {
+                return e + Battery.hex(f);
+            }
+            return "read";
+        });
         b.step("data through the interface", () -> {
             DataInput d = new DataInputStream(in(values(), 2));
             byte[] f = new byte[4];

@@ -1,6 +1,5 @@
 package flowtest.conformance.decorators;
 
-import flowtest.support.Async;
 import flowtest.support.ChunkedTransport;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -103,7 +102,6 @@ public final class PrintBattery implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         Battery b = new Battery();
-        b.step("first", () -> Async.later("awaited").get());
         b.step("print writer", () -> {
             ChunkedTransport t = new ChunkedTransport(List.of());
             PrintWriter w = new PrintWriter(new OutputStreamWriter(t.outputStream(), StandardCharsets.UTF_8));

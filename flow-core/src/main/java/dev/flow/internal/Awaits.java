@@ -682,6 +682,88 @@ public final class Awaits {
         return n - remaining;
     }
 
+    /**
+     * Before a read of {@code decorator}, a JDK {@code DataInputStream} made outside the scope (its reads
+     * are final, so Flow's cannot take its place): in a flow, if a transport view is under it and the
+     * decorators between count every byte the view has buffered in their {@code available()}, waits
+     * (suspending) until {@code available()} reaches {@code need} or the input ends, so that the JDK's own
+     * read that follows does not wait; the read's calls of the view are then allowed in strict mode too,
+     * until {@link #endDecorated(boolean)}. Returns whether it did; otherwise the read is left to the JDK
+     * as it is (it pins if it must wait). A decorator whose {@code available()} throws is left to the read
+     * to fail.
+     */
+    public static boolean awaitDecorated(Object decorator, int need) throws IOException {
+        FlowState f = FlowState.current();
+        if (f == null || f.decoratedReady() || !(decorator instanceof java.io.DataInputStream)) {
+            return false;
+        }
+        InputStream d = (InputStream) decorator;
+        TransportInputStream view;
+        try {
+            view = TransportInputStream.under(d);
+        } catch (IOException e) {
+            return false;
+        }
+        if (view == null || !(view.transport() instanceof AsyncTransport)) {
+            return false;
+        }
+        AsyncTransport a = (AsyncTransport) view.transport();
+        byte[] none = new byte[0];
+        for (;;) {
+            int buffered = a.available();
+            int ready;
+            try {
+                ready = d.available();
+            } catch (IOException e) {
+                return false;
+            }
+            if (ready < buffered) {
+                return false;
+            }
+            if (ready >= need || a.isInputClosed()) {
+                break;
+            }
+            a.pollRead(none, 0, 0);
+            awaitInput(a, true, false, 0);
+            if (a.available() == buffered && !a.isInputClosed()) {
+                return false; // woke with nothing new: leave the read to the JDK
+            }
+        }
+        f.decoratedReady(true);
+        return true;
+    }
+
+    /**
+     * {@code d.read(b, off, len)} of a {@code DataInputStream} made outside the scope, made once a byte is
+     * buffered under it ({@link #awaitDecorated(Object, int)}). A plain call here: at a call site in loaded
+     * code it would be a suspension point again.
+     */
+    public static int readDecorated(DataInputStream d, byte[] b, int off, int len) throws IOException {
+        boolean ready = len > 0 && awaitDecorated(d, 1);
+        try {
+            return d.read(b, off, len);
+        } finally {
+            endDecorated(ready);
+        }
+    }
+
+    /** {@code d.read(b)}, as {@link #readDecorated(DataInputStream, byte[], int, int)}. */
+    public static int readDecorated(DataInputStream d, byte[] b) throws IOException {
+        boolean ready = b != null && b.length > 0 && awaitDecorated(d, 1);
+        try {
+            return d.read(b);
+        } finally {
+            endDecorated(ready);
+        }
+    }
+
+    /** Ends what {@link #awaitDecorated(Object, int)} allowed, if it returned {@code true}. */
+    public static void endDecorated(boolean allowed) {
+        if (allowed) {
+            FlowState.current().decoratedReady(false);
+        }
+    }
+
     /** Replaces {@code OutputStream.write(int)}. */
     public static void outputWrite(OutputStream out, int b) throws IOException {
         if (!(out instanceof TransportOutputStream)) {

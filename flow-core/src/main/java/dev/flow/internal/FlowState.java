@@ -45,6 +45,11 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     StackRecorder continuation;
     /** Current pin site, or {@link Pins#NOT_PINNED}. */
     int pinSite = Pins.NOT_PINNED;
+    /**
+     * Set while a JDK decorator made outside the scope reads what {@link Awaits#awaitDecorated} made sure
+     * is buffered: its calls of the transport view do not wait, so they are not pinned waits.
+     */
+    private boolean decoratedReady;
 
     /**
      * What the flow waits for; a {@link Failed} once registering its wake-up failed. Before a flow
@@ -97,6 +102,19 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     public static FlowState current() {
         Thread t = Thread.currentThread();
         return t instanceof SchedulerCore.Runner ? ((SchedulerCore.Runner) t).current : null;
+    }
+
+    /**
+     * Whether a JDK decorator made outside the scope is reading what {@code Awaits.awaitDecorated} made
+     * sure is buffered. Public only because each class loader's copy of {@code Awaits} calls it.
+     */
+    public boolean decoratedReady() {
+        return decoratedReady;
+    }
+
+    /** Sets {@link #decoratedReady()}. Public only because each class loader's copy of {@code Awaits} calls it. */
+    public void decoratedReady(boolean ready) {
+        decoratedReady = ready;
     }
 
     /**

@@ -16,6 +16,9 @@ import java.util.Objects;
  */
 public final class TransportInputStream extends InputStream {
 
+    /** Set by {@link #under(InputStream)} on the current thread while it asks a decorator for {@code available()}. */
+    private static final ThreadLocal<TransportInputStream[]> PROBE = new ThreadLocal<>();
+
     private final Transport transport;
 
     /** Creates the view of {@code transport}. */
@@ -61,7 +64,27 @@ public final class TransportInputStream extends InputStream {
     /** {@link Transport#available()}: never blocks. */
     @Override
     public int available() {
+        TransportInputStream[] probe = PROBE.get();
+        if (probe != null) {
+            probe[0] = this;
+        }
         return transport.available();
+    }
+
+    /**
+     * The view that {@code decorator} reads from, found by asking it for {@code available()} (which JDK
+     * decorators pass down to the stream they wrap), or {@code null} if none answered. The decorator's
+     * own {@code available()} may throw.
+     */
+    public static TransportInputStream under(InputStream decorator) throws IOException {
+        TransportInputStream[] found = new TransportInputStream[1];
+        PROBE.set(found);
+        try {
+            decorator.available();
+        } finally {
+            PROBE.remove();
+        }
+        return found[0];
     }
 
     /** Closes the transport. */

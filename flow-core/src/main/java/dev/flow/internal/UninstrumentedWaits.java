@@ -79,7 +79,7 @@ public final class UninstrumentedWaits {
      */
     public static void onViewCall() {
         FlowState f = FlowState.current();
-        if (f == null) {
+        if (f == null || f.decoratedReady()) {
             return;
         }
         int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller();

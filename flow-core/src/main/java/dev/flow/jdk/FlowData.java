@@ -1,18 +1,21 @@
 package dev.flow.jdk;
 
+import dev.flow.internal.Awaits;
 import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
  * Where loaded code's calls of {@code DataInputStream}'s and {@code DataOutputStream}'s final methods
  * go (also through {@code DataInput}, {@code DataOutput} and subclasses): for Flow's {@link
  * FlowDataInputStream} and {@link FlowDataOutputStream} the suspendable reads and writes, for any
- * other receiver the original call, so a stream made outside the scope (or any other {@code
- * DataInput}) behaves exactly as before. Null arguments are passed to the JDK's method, which fails
- * as it does (before any I/O). Public only because loaded code calls it; not an API. Stateless.
+ * other receiver the original call. A JDK {@code DataInputStream} made outside the scope gets its own
+ * reads, each made, in a flow, once the bytes it needs are buffered under it ({@link
+ * Awaits#awaitDecorated}): over a transport view it suspends instead of pinning; elsewhere it behaves
+ * exactly as before. Null and out-of-range arguments are passed to the JDK's method, which fails as
+ * it does (before any I/O). Public only because loaded code calls it; not an API. Stateless.
  */
 public final class FlowData {
 
@@ -21,36 +24,50 @@ public final class FlowData {
 
     /** Replaces {@code DataInputStream.read(byte[])}. */
     public static int read(DataInputStream d, byte[] b) throws IOException {
-        if (!(d instanceof FlowDataInputStream) || b == null) {
-            return d.read(b);
+        if (d instanceof FlowDataInputStream && b != null) {
+            return ((FlowDataInputStream) d).read0(b, 0, b.length);
         }
-        return ((FlowDataInputStream) d).read0(b, 0, b.length);
+        return Awaits.readDecorated(d, b);
     }
 
     /** Replaces {@code DataInputStream.read(byte[], int, int)}. */
     public static int read(DataInputStream d, byte[] b, int off, int len) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.read(b, off, len);
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).read0(b, off, len);
         }
-        return ((FlowDataInputStream) d).read0(b, off, len);
+        return Awaits.readDecorated(d, b, off, len);
     }
 
     /** Replaces {@code readFully(byte[])}. */
     public static void readFully(DataInput d, byte[] b) throws IOException {
-        if (!(d instanceof FlowDataInputStream) || b == null) {
+        if (b == null) {
             d.readFully(b);
             return;
         }
-        ((FlowDataInputStream) d).readFully0(b, 0, b.length);
+        readFully(d, b, 0, b.length);
     }
 
-    /** Replaces {@code readFully(byte[], int, int)}. */
+    /**
+     * Replaces {@code readFully(byte[], int, int)}: for a {@code DataInputStream} made outside the scope,
+     * the JDK's loop of {@code read}s, each made once a byte is there.
+     */
     public static void readFully(DataInput d, byte[] b, int off, int len) throws IOException {
-        if (!(d instanceof FlowDataInputStream) || b == null || JdkChecks.outOfBounds(off, len, b.length)) {
+        if (b == null || JdkChecks.outOfBounds(off, len, b.length)) {
             d.readFully(b, off, len);
-            return;
+        } else if (d instanceof FlowDataInputStream) {
+            ((FlowDataInputStream) d).readFully0(b, off, len);
+        } else if (d instanceof DataInputStream) {
+            int n = 0;
+            while (n < len) {
+                int count = read((DataInputStream) d, b, off + n, len - n);
+                if (count < 0) {
+                    throw new EOFException();
+                }
+                n += count;
+            }
+        } else {
+            d.readFully(b, off, len);
         }
-        ((FlowDataInputStream) d).readFully0(b, off, len);
     }
 
     /** Replaces {@code skipBytes(int)}. */
@@ -63,82 +80,132 @@ public final class FlowData {
 
     /** Replaces {@code readBoolean()}. */
     public static boolean readBoolean(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readBoolean();
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).readUnsignedByte0() != 0;
         }
-        return ((FlowDataInputStream) d).readUnsignedByte0() != 0;
+        boolean ready = Awaits.awaitDecorated(d, 1);
+        try {
+            return d.readBoolean();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readByte()}. */
     public static byte readByte(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readByte();
+        if (d instanceof FlowDataInputStream) {
+            return (byte) ((FlowDataInputStream) d).readUnsignedByte0();
         }
-        return (byte) ((FlowDataInputStream) d).readUnsignedByte0();
+        boolean ready = Awaits.awaitDecorated(d, 1);
+        try {
+            return d.readByte();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readUnsignedByte()}. */
     public static int readUnsignedByte(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readUnsignedByte();
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).readUnsignedByte0();
         }
-        return ((FlowDataInputStream) d).readUnsignedByte0();
+        boolean ready = Awaits.awaitDecorated(d, 1);
+        try {
+            return d.readUnsignedByte();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readShort()}. */
     public static short readShort(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readShort();
+        if (d instanceof FlowDataInputStream) {
+            return (short) ((FlowDataInputStream) d).readUnsignedShort0();
         }
-        return (short) ((FlowDataInputStream) d).readUnsignedShort0();
+        boolean ready = Awaits.awaitDecorated(d, 2);
+        try {
+            return d.readShort();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readUnsignedShort()}. */
     public static int readUnsignedShort(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readUnsignedShort();
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).readUnsignedShort0();
         }
-        return ((FlowDataInputStream) d).readUnsignedShort0();
+        boolean ready = Awaits.awaitDecorated(d, 2);
+        try {
+            return d.readUnsignedShort();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readChar()}. */
     public static char readChar(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readChar();
+        if (d instanceof FlowDataInputStream) {
+            return (char) ((FlowDataInputStream) d).readUnsignedShort0();
         }
-        return (char) ((FlowDataInputStream) d).readUnsignedShort0();
+        boolean ready = Awaits.awaitDecorated(d, 2);
+        try {
+            return d.readChar();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readInt()}. */
     public static int readInt(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readInt();
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).readInt0();
         }
-        return ((FlowDataInputStream) d).readInt0();
+        boolean ready = Awaits.awaitDecorated(d, 4);
+        try {
+            return d.readInt();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readLong()}. */
     public static long readLong(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readLong();
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).readLong0();
         }
-        return ((FlowDataInputStream) d).readLong0();
+        boolean ready = Awaits.awaitDecorated(d, 8);
+        try {
+            return d.readLong();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readFloat()}. */
     public static float readFloat(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readFloat();
+        if (d instanceof FlowDataInputStream) {
+            return Float.intBitsToFloat(((FlowDataInputStream) d).readInt0());
         }
-        return Float.intBitsToFloat(((FlowDataInputStream) d).readInt0());
+        boolean ready = Awaits.awaitDecorated(d, 4);
+        try {
+            return d.readFloat();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces {@code readDouble()}. */
     public static double readDouble(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readDouble();
+        if (d instanceof FlowDataInputStream) {
+            return Double.longBitsToDouble(((FlowDataInputStream) d).readLong0());
         }
-        return Double.longBitsToDouble(((FlowDataInputStream) d).readLong0());
+        boolean ready = Awaits.awaitDecorated(d, 8);
+        try {
+            return d.readDouble();
+        } finally {
+            Awaits.endDecorated(ready);
+        }
     }
 
     /** Replaces the deprecated {@code readLine()}. */
@@ -152,10 +219,13 @@ public final class FlowData {
 
     /** Replaces {@code readUTF()}. */
     public static String readUTF(DataInput d) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
-            return d.readUTF();
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).readUTF0();
         }
-        return ((FlowDataInputStream) d).readUTF0();
+        if (d instanceof DataInputStream) {
+            return readUTFOf(d);
+        }
+        return d.readUTF();
     }
 
     /**
@@ -166,12 +236,12 @@ public final class FlowData {
         if (d instanceof FlowDataInputStream) {
             return ((FlowDataInputStream) d).readUTF0();
         }
-        if (d == null || d instanceof DataInputStream) {
+        if (d == null) {
             return DataInputStream.readUTF(d);
         }
-        int utflen = d.readUnsignedShort();
+        int utflen = readUnsignedShort(d);
         byte[] body = new byte[utflen];
-        d.readFully(body, 0, utflen);
+        readFully(d, body, 0, utflen);
         return FlowDataInputStream.decodeUtf(utflen, body);
     }
 
