@@ -25,6 +25,7 @@ class DecoratorPinsTest {
         "flowtest.conformance.decorators.WriterBattery",
         "flowtest.conformance.decorators.ReaderOverView",
         "flowtest.conformance.decorators.SubclassesLockingLock",
+        "flowtest.conformance.decorators.FilterOutputSubclass",
         "flowtest.conformance.locks.LockHeldAcrossAwait",
         "flowtest.conformance.locks.ReadWriteLockAcrossAwait",
         "flowtest.conformance.locks.ConditionSignalledByAnotherFlow",

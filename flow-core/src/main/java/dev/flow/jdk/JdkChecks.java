@@ -2,6 +2,7 @@ package dev.flow.jdk;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -47,5 +48,17 @@ final class JdkChecks {
     static IOException outputStreamWriterWrite(char[] cbuf, int off, int len) throws IOException {
         new OutputStreamWriter(OutputStream.nullOutputStream()).write(cbuf, off, len);
         return new IOException("expected the JDK to refuse write(" + off + ", " + len + ")");
+    }
+
+    /** Throws what {@code FilterOutputStream.write(b, off, len)} throws for these arguments. */
+    static IOException filterOutputStreamWrite(byte[] b, int off, int len) throws IOException {
+        new FilterOutputStream(OutputStream.nullOutputStream()).write(b, off, len);
+        return new IOException("expected the JDK to refuse write(" + off + ", " + len + ")");
+    }
+
+    /** Throws what {@code FilterOutputStream.write(b)} throws for a {@code null} array. */
+    static IOException filterOutputStreamWrite(byte[] b) throws IOException {
+        new FilterOutputStream(OutputStream.nullOutputStream()).write(b);
+        return new IOException("expected the JDK to refuse write(" + b + ")");
     }
 }

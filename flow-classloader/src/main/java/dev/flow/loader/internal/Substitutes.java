@@ -36,7 +36,8 @@ final class Substitutes {
             "java/io/BufferedReader", PKG + "FlowBufferedReader",
             "java/io/InputStreamReader", PKG + "FlowInputStreamReader",
             "java/io/BufferedWriter", PKG + "FlowBufferedWriter",
-            "java/io/OutputStreamWriter", PKG + "FlowOutputStreamWriter");
+            "java/io/OutputStreamWriter", PKG + "FlowOutputStreamWriter",
+            "java/io/FilterOutputStream", PKG + "FlowFilterOutputStream");
 
     /** Substitutes whose {@code lock} (the {@code Reader}'s or {@code Writer}'s) is a {@code FlowMonitor}. */
     private static final Set<String> WITH_FLOW_MONITOR = Set.of(PKG + "FlowBufferedReader", PKG + "FlowInputStreamReader",
