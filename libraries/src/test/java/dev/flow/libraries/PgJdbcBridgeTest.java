@@ -11,6 +11,8 @@ import dev.flow.SuspendPolicy;
 import dev.flow.UnsuspendableFrameException;
 import dev.flow.internal.Pins;
 import dev.flow.loader.ContinuationClassLoader;
+import flowtest.libraries.PgJdbcClient;
+import flowtest.libraries.PgJdbcSocketTimeout;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,13 +31,15 @@ import org.junit.jupiter.api.Timeout;
  * normally on a plain thread (sync), and through a lenient and a strict {@code ContinuationClassLoader} as flows on
  * two workers. Every session sees the same results and errors; the queries suspend and pin nowhere. The connect
  * runs inside {@code new PgConnection(...)}, a constructor, where a flow cannot suspend: in a flow it pins
- * (lenient) or is refused by site (strict).
+ * (lenient) or is refused by site (strict). A query outliving pgjdbc's {@code socketTimeout} fails as it does on
+ * the JDK's socket.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PgJdbcBridgeTest {
 
     private static final int SESSIONS = 10;
     private static final String CLIENT = "flowtest.libraries.PgJdbcClient";
+    private static final String TIMEOUT = "flowtest.libraries.PgJdbcSocketTimeout";
 
     private static PostgresServer postgres;
     private static String expected;
@@ -46,7 +50,7 @@ class PgJdbcBridgeTest {
     @BeforeAll
     static void startPostgres() throws Exception {
         postgres = PostgresServer.start(50);
-        expected = new flowtest.libraries.PgJdbcClient(postgres.jdbcUrl(), "s").call();
+        expected = new PgJdbcClient(postgres.jdbcUrl(), "s").call();
         lenient = loader(false);
         strict = loader(true);
     }
@@ -96,6 +100,32 @@ class PgJdbcBridgeTest {
                 assertTrue(stats.resumed() >= SESSIONS, "the flows suspended: " + stats);
                 assertEquals(List.of(), pinned, "pinned sites");
                 assertEquals(SESSIONS, stats.completed(), stats.toString());
+            }
+        }
+    }
+
+    @Test
+    void aQueryOutlivingTheSocketTimeoutFailsAsOnAJdkSocketInSyncModeAndInFlows() throws Exception {
+        String url = postgres.jdbcUrl() + "?socketTimeout=1";
+        String jdk = new PgJdbcSocketTimeout(PgJdbcClient.connect(url, false), 3.0).call();
+        assertTrue(jdk.contains("java.net.SocketTimeoutException"), jdk);
+        assertEquals(jdk, new PgJdbcSocketTimeout(PgJdbcClient.connect(url, true), 3.0).call(), "sync, Flow's socket");
+        for (ContinuationClassLoader loader : List.of(lenient, strict)) {
+            List<Connection> connections = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                connections.add((Connection) loader.loadClass(CLIENT).getMethod("connect", String.class).invoke(null, url));
+            }
+            int warningsBefore = Pins.warnings().size();
+            try (FlowScheduler scheduler = scheduler("pgjdbc-timeout")) {
+                List<FlowHandle<?>> handles = new ArrayList<>();
+                for (Connection c : connections) {
+                    handles.add(scheduler.submit(loader.newInstance(Callable.class, TIMEOUT, c, 3.0)));
+                }
+                for (FlowHandle<?> h : handles) {
+                    assertEquals(jdk, h.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS),
+                            mode(loader.isStrict()));
+                }
+                assertEquals(List.of(), pgjdbcWarningsSince(warningsBefore), "pinned sites");
             }
         }
     }
