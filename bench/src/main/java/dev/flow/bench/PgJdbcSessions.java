@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * ContinuationClassLoader}, sockets from {@code FlowSocketFactory}). Each mode runs twice: {@code connect}, where
  * the session also opens its connection (in continuation mode the connect pins: pgjdbc connects in a
  * constructor), and {@code queries}, over connections opened beforehand on the main thread (not timed). Reports
- * per run the wall time, this JVM's CPU time and its peak thread count; before that, how long one connect takes
+ * per run the wall time, this JVM's CPU time, its peak thread count and (continuation) the flows' resumptions; before that, how long one connect takes
  * alone (what a pinned connect holds a worker for). The first round warms up and is not reported.
  *
  * <p>Usage: {@code java -Xmx1g -cp benchmarks.jar dev.flow.bench.PgJdbcSessions [--sessions=200] [--workers=2]
@@ -50,6 +50,8 @@ public final class PgJdbcSessions {
     private final String expected;
     private final ContinuationClassLoader loader;
     private int failures;
+    /** Resumptions of the last continuation run. */
+    private long resumed;
 
     private PgJdbcSessions(String url, int sessions, int workers) throws Exception {
         this.url = url;
@@ -86,7 +88,7 @@ public final class PgJdbcSessions {
             if (virtual) {
                 modes.add(1, "virtual");
             }
-            System.out.println("round | mode | phase | wall ms | JVM CPU ms | peak threads | load average");
+            System.out.println("round | mode | phase | wall ms | JVM CPU ms | peak threads | resumptions | load average");
             for (int round = 0; round <= rounds; round++) {
                 for (String phase : List.of("connect", "queries")) {
                     for (String mode : modes) {
@@ -151,8 +153,8 @@ public final class PgJdbcSessions {
             }
         }
         if (round > 0) {
-            System.out.printf(Locale.ROOT, "%d | %s | %s | %.0f | %.0f | %d | %.2f%n", round, mode, phase, wall / 1e6, cpu / 1e6,
-                    THREADS.getPeakThreadCount(), OS.getSystemLoadAverage());
+            System.out.printf(Locale.ROOT, "%d | %s | %s | %.0f | %.0f | %d | %s | %.2f%n", round, mode, phase, wall / 1e6,
+                    cpu / 1e6, THREADS.getPeakThreadCount(), flow ? Long.toString(resumed) : "-", OS.getSystemLoadAverage());
         }
     }
 
@@ -167,6 +169,7 @@ public final class PgJdbcSessions {
             for (FlowHandle<?> h : handles) {
                 out.add(resultOf(h.toCompletionStage().toCompletableFuture()));
             }
+            resumed = scheduler.stats().resumed();
             return out;
         }
     }

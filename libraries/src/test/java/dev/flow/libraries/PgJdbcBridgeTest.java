@@ -43,7 +43,7 @@ class PgJdbcBridgeTest {
 
     private static PostgresServer postgres;
     private static String expected;
-    /** One loader per mode, shared by the tests: building one analyses all of pgjdbc. */
+    /** One loader per mode, shared by the tests: each instruments the pgjdbc classes it loads, which takes seconds. */
     private static ContinuationClassLoader lenient;
     private static ContinuationClassLoader strict;
 
