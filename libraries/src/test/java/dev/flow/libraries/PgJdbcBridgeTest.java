@@ -161,6 +161,7 @@ class PgJdbcBridgeTest {
                 h.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
                 fail("a strict flow connected inside a constructor");
             } catch (ExecutionException e) {
+                assertTrue(e.getCause() instanceof java.sql.SQLException, "pgjdbc's exception: " + e.getCause());
                 Throwable refusal = e.getCause();
                 while (refusal != null && !(refusal instanceof UnsuspendableFrameException)) {
                     refusal = refusal.getCause();
