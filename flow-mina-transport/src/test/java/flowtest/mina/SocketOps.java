@@ -65,7 +65,7 @@ public class SocketOps implements Callable<String> {
                         in.read();
                         log.append("no timeout");
                     } catch (SocketTimeoutException e) {
-                        log.append("timed out;");
+                        log.append("timed out: ").append(e.getMessage()).append(';');
                     }
                     s.setSoTimeout(0);
                     writeLine(s.getOutputStream(), "go");

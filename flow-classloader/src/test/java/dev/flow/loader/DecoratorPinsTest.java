@@ -30,6 +30,7 @@ class DecoratorPinsTest {
         "flowtest.conformance.decorators.PrintBattery",
         "flowtest.conformance.decorators.DataInputOverView",
         "flowtest.conformance.decorators.DataOutputOverView",
+        "flowtest.conformance.decorators.FilterOutputSubclass",
         "flowtest.conformance.locks.LockHeldAcrossAwait",
         "flowtest.conformance.locks.ReadWriteLockAcrossAwait",
         "flowtest.conformance.locks.ConditionSignalledByAnotherFlow",

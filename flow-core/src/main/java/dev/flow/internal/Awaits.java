@@ -1120,8 +1120,7 @@ public final class Awaits {
                 case 3:
                     throw deadlines.exceeded(a.remoteAddress());
                 default:
-                    throw new SocketTimeoutException("read from " + a.remoteAddress() + " timed out after "
-                            + c.readTimeout().toMillis() + " ms (readTimeout)");
+                    throw a.readTimedOut();
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.flow.jdk;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -61,5 +62,17 @@ final class JdkChecks {
     static IOException pushbackRead(byte[] b, int off, int len) throws IOException {
         new PushbackInputStream(InputStream.nullInputStream()).read(b, off, len);
         return new IOException("expected the JDK to refuse read(" + off + ", " + len + ")");
+    }
+
+    /** Throws what {@code FilterOutputStream.write(b, off, len)} throws for these arguments. */
+    static IOException filterOutputStreamWrite(byte[] b, int off, int len) throws IOException {
+        new FilterOutputStream(OutputStream.nullOutputStream()).write(b, off, len);
+        return new IOException("expected the JDK to refuse write(" + off + ", " + len + ")");
+    }
+
+    /** Throws what {@code FilterOutputStream.write(b)} throws for a {@code null} array. */
+    static IOException filterOutputStreamWrite(byte[] b) throws IOException {
+        new FilterOutputStream(OutputStream.nullOutputStream()).write(b);
+        return new IOException("expected the JDK to refuse write(" + b + ")");
     }
 }

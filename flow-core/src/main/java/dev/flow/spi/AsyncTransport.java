@@ -163,6 +163,15 @@ public interface AsyncTransport extends Transport {
     }
 
     /**
+     * The exception for a read that waited longer than the configuration's {@code readTimeout}, naming the
+     * peer and the timeout. The transport stays usable.
+     */
+    default SocketTimeoutException readTimedOut() {
+        return new SocketTimeoutException("read from " + remoteAddress() + " timed out after "
+                + config().readTimeout().toMillis() + " ms (readTimeout)");
+    }
+
+    /**
      * The exception for a read that waited past the request's deadline, naming {@code requestTimeout},
      * its value, the bytes received and {@code minRequestRate}. The transport stays usable.
      */

@@ -24,8 +24,8 @@ import javax.net.SocketFactory;
  * default connector}.
  *
  * <p><b>Socket semantics kept</b> (as {@code java.net.Socket}): {@code setSoTimeout} is the per-read timeout
- * of the input stream (a read waiting longer throws {@link java.net.SocketTimeoutException}; the socket
- * stays usable); {@code connect(address, timeout)} throws {@code SocketTimeoutException("Connect timed out")}
+ * of the input stream (a read waiting longer throws {@link java.net.SocketTimeoutException}{@code ("Read timed
+ * out")}, as the JDK's; the socket stays usable); {@code connect(address, timeout)} throws {@code SocketTimeoutException("Connect timed out")}
  * and closes the socket; {@code shutdownInput()} (reads return end of stream) and {@code shutdownOutput()}
  * (the peer reads end of stream after the bytes written); local and remote addresses; {@code isConnected},
  * {@code isBound}, {@code isClosed}; use after {@code close()} throws {@code SocketException("Socket is

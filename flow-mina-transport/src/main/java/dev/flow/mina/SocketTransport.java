@@ -15,7 +15,8 @@ import org.apache.mina.core.session.IoSession;
 
 /**
  * The transport behind a {@link FlowSocket}'s streams: its {@link MinaTransport} with the socket's state on
- * top. The read timeout is the socket's {@code soTimeout} (set at any time); reads of a closed socket throw
+ * top. The read timeout is the socket's {@code soTimeout} (set at any time; a read waiting longer throws the
+ * JDK's {@code SocketTimeoutException("Read timed out")}); reads of a closed socket throw
  * the JDK's {@code SocketException("Socket closed")}, reads after {@code shutdownInput()} return end of
  * stream; writes of a closed socket, or after {@code shutdownOutput()}, throw. Everything else is the
  * MINA transport's.
@@ -38,6 +39,12 @@ final class SocketTransport implements AsyncTransport {
     /** Sets the read timeout, {@code 0} for none. */
     void soTimeout(int millis) {
         config = t.config().toBuilder().readTimeout(Duration.ofMillis(millis)).build();
+    }
+
+    /** The JDK socket's own exception for a read past {@code soTimeout}: {@code SocketTimeoutException("Read timed out")}. */
+    @Override
+    public SocketTimeoutException readTimedOut() {
+        return new SocketTimeoutException("Read timed out");
     }
 
     IoSession session() {

@@ -45,7 +45,8 @@ final class Substitutes {
             Map.entry("java/io/DataOutputStream", PKG + "FlowDataOutputStream"),
             Map.entry("java/io/LineNumberReader", PKG + "FlowLineNumberReader"),
             Map.entry("java/io/PrintWriter", PKG + "FlowPrintWriter"),
-            Map.entry("java/io/PrintStream", PKG + "FlowPrintStream"));
+            Map.entry("java/io/PrintStream", PKG + "FlowPrintStream"),
+            Map.entry("java/io/FilterOutputStream", PKG + "FlowFilterOutputStream"));
 
     private static final String DATA = PKG + "FlowData";
     private static final String DATA_INPUT = "java/io/DataInput";
