@@ -15,7 +15,8 @@ import okhttp3.Response;
 /**
  * An OkHttp client whose connections are sockets of a factory ({@code OkHttpClient.Builder().socketFactory}):
  * GET, POST, a slow response and a 404 over one kept-alive connection, the same requests as {@link
- * HttpClient5Client}. Each session builds its client and shuts it down (dispatcher, connection pool).
+ * HttpClient5Client}. Each session builds its client and shuts it down (dispatcher, connection pool). Fast
+ * fallback is off, so that the TCP connect runs in the calling flow rather than on OkHttp's task runner.
  */
 public class OkHttpSession implements Callable<String> {
     private final SocketFactory factory;
@@ -31,7 +32,7 @@ public class OkHttpSession implements Callable<String> {
     @Override
     public String call() throws IOException {
         String base = "http://" + address.getHostString() + ":" + address.getPort();
-        OkHttpClient client = new OkHttpClient.Builder().socketFactory(factory)
+        OkHttpClient client = new OkHttpClient.Builder().socketFactory(factory).fastFallback(false)
                 .connectionPool(new ConnectionPool(1, 1, TimeUnit.MINUTES))
                 .connectTimeout(10, TimeUnit.SECONDS).readTimeout(10, TimeUnit.SECONDS).build();
         StringBuilder log = new StringBuilder();
