@@ -9,9 +9,13 @@ import com.icegreen.greenmail.util.ServerSetup;
 import dev.flow.UnsuspendableFrameException;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.FlowConnector;
+import dev.flow.samples.launcher.LaunchOptions;
+import dev.flow.samples.launcher.SampleServer;
+import dev.flow.samples.smtp.SmtpProtocol;
 import flowtest.mail.CommonsNetMail;
 import flowtest.mail.JakartaMail;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -26,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
  * Unmodified mail libraries against GreenMail's SMTP and POP3 servers on 127.0.0.1, their sockets from Flow's
  * socket factory: loaded normally on a plain thread (sync), and through a lenient and a strict {@code
  * ContinuationClassLoader} as concurrent flows on two workers. Each session sends a message to a mailbox of
- * its own and reads it back; every mode gives the same transcript.
+ * its own and reads it back; every mode gives the same transcript. Commons Net's SMTP client also sends to the
+ * project's SMTP sample.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class MailLibrariesTest {
@@ -81,6 +86,34 @@ class MailLibrariesTest {
             assertEquals(Collections.nCopies(SESSIONS, COMMONS_NET_TRANSCRIPT), out.results);
             assertTrue(out.stats.resumed() >= SESSIONS * 10L, "the flows suspended: " + out.stats);
             assertEquals(List.of(), out.pinned, "pinned sites");
+        }
+    }
+
+    @Test
+    void commonsNetSmtpClientSendsToTheProjectsSmtpSampleAsFlowsStrictAndLenientWithoutPinning() throws Exception {
+        SmtpProtocol protocol = new SmtpProtocol();
+        SampleServer sample = SampleServer.start(protocol, LaunchOptions.parse(protocol.settings(), "--port", "0",
+                "--mode", "continuation", "--workers", "2"));
+        try {
+            InetSocketAddress address = sample.address();
+            SocketFactory sockets = connector.socketFactory();
+            String expected = "smtp: 220 truetruetrue true250 true";
+            assertEquals(expected, new CommonsNetMail(sockets, address, null, "sync").call());
+            String[] packages = {"flowtest.mail", "org.apache.commons.net"};
+            for (boolean strict : new boolean[] {false, true}) {
+                FlowRuns.Outcome out = FlowRuns.run("commons-net-sample-" + (strict ? "strict" : "lenient"),
+                        ContinuationClassLoader.builder().include(packages).strict(strict).build(), SESSIONS,
+                        (l, id) -> l.newInstance(Callable.class, CommonsNetMail.class.getName(), sockets, address,
+                                null, id),
+                        w -> names(w, packages));
+                assertEquals(List.of(), out.failures);
+                assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
+                assertTrue(out.stats.resumed() >= SESSIONS * 5L, "the flows suspended: " + out.stats);
+                assertEquals(List.of(), out.pinned, "pinned sites");
+            }
+        } finally {
+            sample.close();
+            assertTrue(sample.awaitIdle(Duration.ofSeconds(10)), "the sample's sessions ended");
         }
     }
 
