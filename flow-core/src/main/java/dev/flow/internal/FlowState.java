@@ -67,6 +67,11 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     boolean begun;
     /** The flow's interrupt status while it is not on a worker. */
     boolean interrupted;
+    /**
+     * The flow's context class loader while it is not on a worker: its task's loader at the start (for an
+     * instrumented task), then whatever the flow set; worker-owned.
+     */
+    ClassLoader contextLoader;
     /** 1 while a suspension waits for this flow as its wake-up; the callback that moves it to 0 wins. */
     private volatile int wake;
     /** The wake-up of the current suspension: this flow itself or a {@link Wakeup}. */

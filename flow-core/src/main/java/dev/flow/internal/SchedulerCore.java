@@ -161,6 +161,7 @@ public final class SchedulerCore {
         if (task instanceof FlowTask) {
             f.continuation = Engine.start(((FlowTask) task).flow$root(f));
             f.blocker = task;
+            f.contextLoader = task.getClass().getClassLoader();
         } else if (task instanceof Callable) {
             f.blocker = task;
             f.pinSite = Pins.notInstrumentedSite(task.getClass());
@@ -329,10 +330,17 @@ public final class SchedulerCore {
             } else {
                 f.begun = true;
                 boolean suspendedAgain = false;
+                // The flow's context class loader, as its class loaded normally would see on a plain thread
+                // (ServiceLoader lookups find the loader's classes, not the parent's copies).
+                ClassLoader workers = worker.getContextClassLoader();
+                worker.setContextClassLoader(f.contextLoader);
                 try {
                     suspendedAgain = Engine.resume(f.continuation, worker);
                 } catch (Throwable t) {
                     failure = t;
+                } finally {
+                    f.contextLoader = worker.getContextClassLoader();
+                    worker.setContextClassLoader(workers);
                 }
                 if (suspendedAgain) {
                     finished = false;
@@ -370,6 +378,7 @@ public final class SchedulerCore {
         countOutOfMemory(failure);
         f.continuation = null;
         f.interrupted = false;
+        f.contextLoader = null;
         f.blocker = null;
         f.clearLocals();
         if (f.stop != 0) {

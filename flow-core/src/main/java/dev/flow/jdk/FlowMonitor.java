@@ -13,6 +13,24 @@ public final class FlowMonitor {
     FlowMonitor() {
     }
 
+    /**
+     * A new monitor, the {@code lock} of an in-scope direct subclass of {@code Reader} or {@code Writer} made
+     * with the no-argument super constructor (whose lock would be the object itself).
+     */
+    public static Object create() {
+        return new FlowMonitor();
+    }
+
+    /**
+     * The {@code lock} of an in-scope direct subclass of {@code Reader} or {@code Writer} given {@code lock}
+     * to its super constructor: {@code null} for {@code null} (the JDK's constructor then throws), else a new
+     * monitor, which excludes this object's {@code synchronized (lock)} blocks from each other but not from
+     * code that synchronizes on {@code lock} itself (as Flow's readers and writers have a monitor of their own).
+     */
+    public static Object of(Object lock) {
+        return lock == null ? null : lock instanceof FlowMonitor ? lock : new FlowMonitor();
+    }
+
     /** Takes {@code lock} (a {@link FlowMonitor}) for the current flow or thread, waiting if another holds it. */
     public static void enter(Object lock) {
         ((FlowMonitor) lock).take();

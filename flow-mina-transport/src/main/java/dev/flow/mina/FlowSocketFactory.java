@@ -20,8 +20,9 @@ import javax.net.SocketFactory;
  * <p><b>Two ways to get one.</b> {@link FlowConnector#socketFactory()} gives a factory over that connector
  * (its configuration, its lifetime: {@code connector.close()} closes the sockets). The public no-arg
  * constructor, for libraries that instantiate their factory by class name (pgjdbc's {@code socketFactory}
- * property, Jakarta Mail's {@code mail.smtp.socketFactory.class}), uses the {@linkplain #defaultConnector()
- * default connector}.
+ * property) uses the {@linkplain #defaultConnector() default connector}, and so does {@link #getDefault()}, which
+ * hides {@code SocketFactory.getDefault()} for libraries that call it on the class they are given by name
+ * (Jakarta Mail's {@code mail.smtp.socketFactory.class}: without it they would get the JDK's plain sockets).
  *
  * <p><b>Socket semantics kept</b> (as {@code java.net.Socket}): {@code setSoTimeout} is the per-read timeout
  * of the input stream (a read waiting longer throws {@link java.net.SocketTimeoutException}{@code ("Read timed
@@ -51,6 +52,15 @@ public final class FlowSocketFactory extends SocketFactory implements AsyncSocke
 
     FlowSocketFactory(FlowConnector connector) {
         this.connector = Objects.requireNonNull(connector, "connector");
+    }
+
+    /**
+     * A factory over the {@linkplain #defaultConnector() default connector}, always the same one. Hides {@link
+     * SocketFactory#getDefault()} (the JDK's plain sockets), which libraries given a factory class name call
+     * reflectively on that class (Jakarta Mail's {@code SocketFetcher}).
+     */
+    public static SocketFactory getDefault() {
+        return DefaultConnector.FACTORY;
     }
 
     /**
@@ -119,8 +129,9 @@ public final class FlowSocketFactory extends SocketFactory implements AsyncSocke
         return "FlowSocketFactory[" + connector + "]";
     }
 
-    /** Holds the default connector, created when first used. */
+    /** Holds the default connector and its factory, created when first used. */
     private static final class DefaultConnector {
         static final FlowConnector INSTANCE = FlowConnector.builder().daemonThreads(true).build();
+        static final FlowSocketFactory FACTORY = new FlowSocketFactory(INSTANCE);
     }
 }

@@ -1,6 +1,8 @@
 package dev.flow.mina;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.FlowHandle;
@@ -204,5 +206,17 @@ class FlowSocketTest {
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertEquals(0, p.exitValue(), output);
         assertEquals("connected hi", output);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aLibraryThatCallsGetDefaultOnTheNamedFactoryClassGetsFlowSockets() throws Exception {
+        // Jakarta Mail's SocketFetcher: Class.forName(mail.smtp.socketFactory.class).getMethod("getDefault").invoke(null)
+        Object byName = Class.forName("dev.flow.mina.FlowSocketFactory").getMethod("getDefault").invoke(null);
+        SocketFactory factory = assertInstanceOf(FlowSocketFactory.class, byName);
+        assertSame(byName, FlowSocketFactory.getDefault(), "one default factory");
+        try (Socket s = factory.createSocket()) {
+            assertInstanceOf(FlowSocket.class, s);
+        }
+        assertEquals("true hi", new flowtest.mina.SocketOps("createSocket", factory, address()).call());
     }
 }

@@ -45,7 +45,8 @@ class SocketBridgeLibrariesTest {
         JEDIS("flowtest.libraries.JedisClient", new dev.flow.samples.redis.RedisProtocol(),
                 "PONG OK v 12 ERR value is not an integer or out of range OK3[v, null] 2", "redis.clients.jedis"),
         HTTPCLIENT5("flowtest.libraries.HttpClient5Client", new HttpProtocol(), null,
-                "org.apache.hc.client5", "org.apache.hc.core5");
+                "org.apache.hc.client5", "org.apache.hc.core5"),
+        OKHTTP("flowtest.libraries.OkHttpSession", new HttpProtocol(), null, "okhttp3", "okio");
 
         final String className;
         final SampleProtocol protocol;

@@ -69,6 +69,8 @@ final class Substitutes {
     private static final Set<String> WITH_FLOW_MONITOR = Set.of(PKG + "FlowBufferedReader", PKG + "FlowInputStreamReader",
             PKG + "FlowBufferedWriter", PKG + "FlowOutputStreamWriter", PKG + "FlowLineNumberReader", PKG + "FlowPrintWriter");
     private static final String MONITOR = PKG + "FlowMonitor";
+    /** JDK classes whose in-scope direct subclasses get a {@code FlowMonitor} as their {@code lock}. */
+    private static final Set<String> LOCKED_JDK_BASES = Set.of("java/io/Reader", "java/io/Writer");
 
     private Substitutes() {
     }
@@ -93,9 +95,13 @@ final class Substitutes {
         if (newSuper != null) {
             cn.superName = newSuper;
             changed = true;
-            if (WITH_FLOW_MONITOR.contains(newSuper)) {
+            if (WITH_FLOW_MONITOR.contains(newSuper) && mayTakeFlowMonitor(cn)) {
                 takeFlowMonitor(cn);
             }
+        } else if (LOCKED_JDK_BASES.contains(oldSuper) && mayTakeFlowMonitor(cn)) {
+            lockWithFlowMonitor(cn);
+            takeFlowMonitor(cn);
+            changed = true;
         }
         for (MethodNode mn : cn.methods) {
             for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
@@ -175,16 +181,46 @@ final class Substitutes {
     }
 
     /**
-     * In a subclass of a reader or writer substitute, turns {@code synchronized (lock)} blocks (javac's
-     * {@code aload 0; getfield lock; dup; astore n; monitorenter} and the {@code aload n; monitorexit}
-     * that end them) into taking and releasing the {@code FlowMonitor} that {@code lock} then is, which
-     * the flow owns: such a block no longer pins. Only where the class never assigns {@code lock} and
-     * never waits or notifies (which needs the monitor itself).
+     * In a direct subclass of {@code java.io.Reader} or {@code java.io.Writer} (Commons Net's {@code
+     * DotTerminatedMessageWriter}), makes {@code lock} a {@code FlowMonitor} of the object's own: the super
+     * constructor {@code (Object lock)} gets {@code FlowMonitor.of(lock)} (a new monitor; {@code null} stays
+     * {@code null}, for the JDK's {@code NullPointerException}), the no-argument one {@code
+     * FlowMonitor.create()} through the {@code (Object)} constructor.
      */
-    private static void takeFlowMonitor(ClassNode cn) {
+    private static void lockWithFlowMonitor(ClassNode cn) {
+        for (MethodNode mn : cn.methods) {
+            if (!mn.name.equals("<init>")) {
+                continue;
+            }
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (i.getOpcode() != Opcodes.INVOKESPECIAL) {
+                    continue;
+                }
+                MethodInsnNode c = (MethodInsnNode) i;
+                if (!c.owner.equals(cn.superName) || !c.name.equals("<init>")) {
+                    continue;
+                }
+                if (c.desc.equals("()V")) {
+                    mn.instructions.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, MONITOR, "create",
+                            "()Ljava/lang/Object;", false));
+                    c.desc = "(Ljava/lang/Object;)V";
+                } else if (c.desc.equals("(Ljava/lang/Object;)V")) {
+                    mn.instructions.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, MONITOR, "of",
+                            "(Ljava/lang/Object;)Ljava/lang/Object;", false));
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether {@code synchronized (lock)} blocks of {@code cn} may take a {@code FlowMonitor} instead of the
+     * monitor: the class never declares or assigns {@code lock} and never waits or notifies (which needs the
+     * monitor itself).
+     */
+    private static boolean mayTakeFlowMonitor(ClassNode cn) {
         for (org.objectweb.asm.tree.FieldNode f : cn.fields) {
             if (f.name.equals("lock")) {
-                return;
+                return false;
             }
         }
         for (MethodNode mn : cn.methods) {
@@ -192,10 +228,20 @@ final class Substitutes {
                 if (i.getOpcode() == Opcodes.PUTFIELD && ((FieldInsnNode) i).name.equals("lock")
                         || i instanceof MethodInsnNode && (((MethodInsnNode) i).name.equals("wait")
                                 || ((MethodInsnNode) i).name.startsWith("notify"))) {
-                    return;
+                    return false;
                 }
             }
         }
+        return true;
+    }
+
+    /**
+     * In a subclass of a reader or writer substitute, turns {@code synchronized (lock)} blocks (javac's
+     * {@code aload 0; getfield lock; dup; astore n; monitorenter} and the {@code aload n; monitorexit}
+     * that end them) into taking and releasing the {@code FlowMonitor} that {@code lock} then is, which
+     * the flow owns: such a block no longer pins. Only where {@link #mayTakeFlowMonitor} allows it.
+     */
+    private static void takeFlowMonitor(ClassNode cn) {
         for (MethodNode mn : cn.methods) {
             Set<Integer> slots = new java.util.HashSet<>();
             for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {

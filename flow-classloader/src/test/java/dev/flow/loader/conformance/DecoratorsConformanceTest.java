@@ -26,6 +26,7 @@ class DecoratorsConformanceTest extends ConformanceSuite {
                 Case.of(p + "ReaderBattery").suspends(),
                 Case.of(p + "WriterBattery"),
                 Case.of(p + "SubclassesLockingLock").suspends(),
+                Case.of(p + "DirectSubclassesLockingLock").suspends(),
                 Case.of(p + "TransferToFromView").pins("TransferToFromView.call()Ljava/lang/Object; (line 16)"),
                 Case.of(p + "ViewCalledDirectly").suspends());
     }
