@@ -4,7 +4,7 @@ import flowtest.support.Async;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** Exactly three pin sites: an await under {@code synchronized}, one in a {@code List.forEach} callback, a reflective call. */
+/** Three pin sites (synchronized, List.forEach callback, reflective call), each awaiting a future completed once awaited. */
 public class Pinned implements Callable<Object> {
     private final Object lock = new Object();
 
@@ -12,15 +12,15 @@ public class Pinned implements Callable<Object> {
     public Object call() throws Exception {
         int v;
         synchronized (lock) {
-            v = Async.later(2).join();
+            v = Async.whenAwaited(2).join();
         }
         int[] sum = {v};
-        List.of(1, 2).forEach(x -> sum[0] += Async.later(x).join());
+        List.of(1, 2).forEach(x -> sum[0] += Async.whenAwaited(x).join());
         return sum[0] + (Integer) Pinned.class.getMethod("target").invoke(this);
     }
 
     /** Awaits, called reflectively. */
     public int target() throws Exception {
-        return Async.later(3).get();
+        return Async.whenAwaited(3).get();
     }
 }

@@ -1,0 +1,4 @@
+// The lines the build printed: build.log up to this script's own output, without colour codes or blank lines.
+def all = new File(basedir, 'build.log').readLines().collect { it.replaceAll('\u001B\\[[0-9;]*m', '') }
+def end = all.findIndexOf { it.startsWith('Running post-build script') }
+return (end < 0 ? all : all.subList(0, end)).findAll { !it.isBlank() }
