@@ -4,7 +4,7 @@ import flowtest.support.Async;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** Exactly three pin sites: an await under {@code synchronized}, one in a {@code List.forEach} callback, a reflective call. */
+/** Three pin sites (synchronized, List.forEach callback, reflective call), each awaiting a future completed once awaited. */
 public class Pinned implements Callable<Object> {
     private final Object lock = new Object();
 

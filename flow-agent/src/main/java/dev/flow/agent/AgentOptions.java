@@ -5,21 +5,28 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The agent's argument, {@code include=com.example.proto[,more][;exclude=com.example.proto.gen][;strict]}:
+ * The agent's argument, {@code include=com.example.proto[,more][;exclude=com.example.proto.gen][;strict][;anyloader]}:
  * options separated by {@code ;}, packages by {@code ,}. Immutable.
  */
 final class AgentOptions {
 
-    static final String SYNTAX = "include=<package>[,<package>...][;exclude=<package>[,...]][;strict]";
+    static final String SYNTAX = "include=<package>[,<package>...][;exclude=<package>[,...]][;strict][;anyloader]";
 
     final List<String> includes;
     final List<String> excludes;
     final boolean strict;
+    /**
+     * Whether the included classes may be defined by class loaders other than the system one only (a
+     * Spring Boot jar's, an application server's): no start-up check of the class path, an include that
+     * matched no class in any loader is reported at exit instead.
+     */
+    final boolean anyLoader;
 
-    private AgentOptions(List<String> includes, List<String> excludes, boolean strict) {
+    private AgentOptions(List<String> includes, List<String> excludes, boolean strict, boolean anyLoader) {
         this.includes = List.copyOf(includes);
         this.excludes = List.copyOf(excludes);
         this.strict = strict;
+        this.anyLoader = anyLoader;
     }
 
     /**
@@ -34,6 +41,7 @@ final class AgentOptions {
         List<String> includes = new ArrayList<>();
         List<String> excludes = new ArrayList<>();
         boolean strict = false;
+        boolean anyLoader = false;
         for (String option : args.split(";", -1)) {
             String o = option.trim();
             int eq = o.indexOf('=');
@@ -47,21 +55,23 @@ final class AgentOptions {
                     excludes.addAll(packages("exclude", value, args));
                     break;
                 case "strict":
+                case "anyloader":
                     if (value != null) {
                         throw new IllegalArgumentException("flow-agent: option \"" + o + "\" in \"" + args
-                                + "\" (expected: strict, without a value)");
+                                + "\" (expected: " + key + ", without a value)");
                     }
-                    strict = true;
+                    strict |= key.equals("strict");
+                    anyLoader |= key.equals("anyloader");
                     break;
                 default:
                     throw new IllegalArgumentException("flow-agent: option \"" + o + "\" in \"" + args
-                            + "\" (expected: include=<packages>, exclude=<packages> or strict)");
+                            + "\" (expected: include=<packages>, exclude=<packages>, strict or anyloader)");
             }
         }
         if (includes.isEmpty()) {
             throw new IllegalArgumentException("flow-agent: \"" + args + "\" includes no package (expected: " + SYNTAX + ")");
         }
-        return new AgentOptions(includes, excludes, strict);
+        return new AgentOptions(includes, excludes, strict, anyLoader);
     }
 
     private static List<String> packages(String key, String value, String args) {
@@ -103,6 +113,6 @@ final class AgentOptions {
     @Override
     public String toString() {
         return "include=" + String.join(",", includes) + (excludes.isEmpty() ? "" : ";exclude=" + String.join(",", excludes))
-                + (strict ? ";strict" : "");
+                + (strict ? ";strict" : "") + (anyLoader ? ";anyloader" : "");
     }
 }

@@ -10,14 +10,17 @@ import java.util.Set;
 import java.util.jar.JarFile;
 
 /**
- * The Java agent: {@code java -javaagent:flow-agent.jar=include=com.example.proto[,more][;exclude=...][;strict] ...}
+ * The Java agent: {@code java -javaagent:flow-agent.jar=include=com.example.proto[,more][;exclude=...][;strict][;anyloader] ...}
  * makes the included packages suspendable for whichever class loader defines them, with the {@code
  * ContinuationClassLoader}'s analysis, rewriting, pins, warnings and strict refusals ({@link Scope}).
  * Code loaded normally then runs as flows: {@code scheduler.submit(new Task(...))}, {@code
  * FlowServer.handler(Handler.class)}.
  *
  * <p>A bad argument (none, a misspelled option, an include naming no package or matching no class on the
- * class path) stops the JVM at start-up with a message naming it and what was expected. In an executable
+ * class path) stops the JVM at start-up with a message naming it and what was expected. With {@code
+ * anyloader}, for classes only other loaders define (a Spring Boot jar's nested jars, an application
+ * server's), the class path is not checked; an include that matched no class in any loader is printed at
+ * exit, and each other loader's scope when it is analysed. In an executable
  * jar whose manifest names this class as {@code Launcher-Agent-Class}, the argument is the manifest's
  * {@code Flow-Agent} attribute.
  *
@@ -76,13 +79,19 @@ public final class FlowAgent {
         ScopeTransformer transformer = new ScopeTransformer(options, defineClass(inst), System.err);
         inst.addTransformer(transformer);
         Scope scope = transformer.scopeOf(system, null);
-        for (String p : options.includes) {
-            String path = p.replace('.', '/') + "/";
-            if (scope.classes().stream().noneMatch(c -> c.startsWith(path))) {
-                inst.removeTransformer(transformer);
-                throw new IllegalArgumentException("flow-agent: include=" + p + " matches no class on the class path (expected:"
-                        + " a package whose classes the application's class path holds)");
-            }
+        if (options.anyLoader) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                for (String p : transformer.unmatchedIncludes()) {
+                    System.err.println("flow-agent: include=" + p + " matched no class in any class loader (expected: a package"
+                            + " of the application's classes)");
+                }
+            }, "flow-agent-unmatched-includes"));
+        } else if (!transformer.unmatchedIncludes().isEmpty()) {
+            inst.removeTransformer(transformer);
+            throw new IllegalArgumentException("flow-agent: include=" + transformer.unmatchedIncludes().get(0) + " matches no class"
+                    + " on the class path (expected:"
+                    + " a package whose classes the application's class path holds; for classes that only another class"
+                    + " loader defines, such as a Spring Boot jar's or an application server's, add ;anyloader)");
         }
         System.err.println("flow-agent: " + options + ": " + scope.classes().size() + " classes in scope");
     }

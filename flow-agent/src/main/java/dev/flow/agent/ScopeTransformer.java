@@ -69,12 +69,27 @@ final class ScopeTransformer implements ClassFileTransformer {
             building.remove();
         }
         scopes.put(loader, s);
+        if (options.anyLoader && loader != ClassLoader.getSystemClassLoader()) {
+            out.println("flow-agent: " + options + ": " + s.classes().size() + " classes in scope of " + loader);
+        }
         List<String> generated = new ArrayList<>(s.generated());
         // Markers first: lambda classes may implement in-scope types that implement markers.
         generated.sort((a, b) -> Boolean.compare(!a.startsWith("dev/flow/generated/"), !b.startsWith("dev/flow/generated/")));
         deferred.put(loader, generated);
         defineDeferred(loader, s, domain);
         return s;
+    }
+
+    /** The included packages (and their sub-packages) of which no scope analysed so far has a class. */
+    synchronized List<String> unmatchedIncludes() {
+        List<String> out = new ArrayList<>();
+        for (String p : options.includes) {
+            String path = p.replace('.', '/') + "/";
+            if (scopes.values().stream().noneMatch(s -> s.classes().stream().anyMatch(c -> c.startsWith(path)))) {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     @Override

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import flowtest.support.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The agent in a JVM of its own, started with {@code -javaagent:flow-agent.jar=...}. */
 class AgentJvmTest {
@@ -71,13 +75,55 @@ class AgentJvmTest {
         assertTrue(out.contains("flow-agent: refused flowtest.refused.Huge: cannot instrument flowtest.refused.Huge.run("), out);
     }
 
+    /**
+     * Classes that only another class loader defines (a {@code URLClassLoader} over a directory the class path
+     * does not hold, as a Spring Boot jar's or an application server's loader): without {@code anyloader} the
+     * JVM stops at start-up, naming the option; with it the loader's scope is analysed when it first defines an
+     * included class, its flows suspend, and an include no loader had is reported at exit.
+     */
+    @Test
+    void classesOnlyAnotherLoaderDefinesSuspendWithAnyLoaderAndAnIncludeNoLoaderHadIsReportedAtExit(@TempDir Path dir)
+            throws Exception {
+        Path source = dir.resolve("src/flowtest/elsewhere/Waits.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "package flowtest.elsewhere;\n"
+                + "import java.util.concurrent.*;\n"
+                + "public class Waits implements Callable<String> {\n"
+                + "    public static final CompletableFuture<String> GATE = new CompletableFuture<>();\n"
+                + "    public String call() {\n"
+                + "        return GATE.join();\n"
+                + "    }\n"
+                + "}\n");
+        Path classes = dir.resolve("classes");
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), source.toString()));
+
+        ChildJvm refused = AgentJvm.run("include=flowtest.elsewhere", OtherLoaderChild.class.getName(), classes.toString(),
+                "flowtest.elsewhere.Waits");
+        assertNotEquals(0, refused.exitCode, refused.output());
+        assertTrue(refused.output().contains("flow-agent: include=flowtest.elsewhere matches no class on the class path"
+                + " (expected: a package whose classes the application's class path holds; for classes that only another class"
+                + " loader defines, such as a Spring Boot jar's or an application server's, add ;anyloader)"), refused.output());
+
+        ChildJvm jvm = AgentJvm.run("include=flowtest.elsewhere,flowtest.typo;anyloader", OtherLoaderChild.class.getName(),
+                classes.toString(), "flowtest.elsewhere.Waits");
+        String out = jvm.output();
+        assertEquals(0, jvm.exitCode, out);
+        assertEquals("OUTCOME waited resumed=1", jvm.line("OUTCOME"), out);
+        assertTrue(jvm.line("flow-agent: include=flowtest.elsewhere,flowtest.typo;anyloader: 1 classes in scope of"
+                + " java.net.URLClassLoader@") != null, out);
+        assertEquals(List.of("flow-agent: include=flowtest.typo matched no class in any class loader (expected: a package of"
+                + " the application's classes)"), jvm.lines.stream().filter(l -> l.contains("matched no class")).collect(
+                        java.util.stream.Collectors.toList()), out);
+    }
+
     @ParameterizedTest(name = "[{index}] {0}")
     @CsvSource(delimiter = '|', value = {
         "''|flow-agent: no argument (expected: include=<package>",
-        "inclde=flowtest.agent|flow-agent: option \"inclde=flowtest.agent\" in \"inclde=flowtest.agent\" (expected: include=<packages>, exclude=<packages> or strict)",
+        "inclde=flowtest.agent|flow-agent: option \"inclde=flowtest.agent\" in \"inclde=flowtest.agent\" (expected: include=<packages>, exclude=<packages>, strict or anyloader)",
         "include=flowtest.agent;strikt|flow-agent: option \"strikt\" in \"include=flowtest.agent;strikt\" (expected:",
         "include=|flow-agent: \"include=\" in \"include=\" names no package (expected: include=com.example.proto",
         "include=flowtest..agent|flow-agent: include: \"flowtest..agent\" (expected: a package name such as com.example.protocol)",
+        "include=flowtest.agent;anyloader=yes|flow-agent: option \"anyloader=yes\" in \"include=flowtest.agent;anyloader=yes\" (expected: anyloader, without a value)",
         "include=flowtest.nothing|flow-agent: include=flowtest.nothing matches no class on the class path (expected:"})
     void aBadArgumentStopsTheJvmAtStartUpNamingItAndWhatWasExpected(String argument, String message) throws Exception {
         ChildJvm jvm = AgentJvm.run(argument.isEmpty() ? null : argument, MAIN);

@@ -18,7 +18,8 @@ import org.slf4j.helpers.MessageFormatter;
  * and, when no provider is there and the application has not set {@code slf4j.internal.verbosity}
  * itself, binds SLF4J to its no-operation fallback with that property at {@code ERROR} for the
  * moment of binding, then removes the property: SLF4J's own warnings are silenced only where
- * nothing could log them anyway. Thread-safe.
+ * nothing could log them anyway. Under SLF4J 1.x's API (Maven 3 gives it to its plugins, whatever
+ * version they depend on) Flow logs through SLF4J as bound there. Thread-safe.
  */
 public final class Slf4j {
 
@@ -49,6 +50,10 @@ public final class Slf4j {
                     .stream().findAny().isPresent();
         } catch (java.util.ServiceConfigurationError e) {
             found = true; // a broken provider: let SLF4J report it
+        } catch (NoClassDefFoundError e) {
+            // SLF4J 1.x's API, as Maven 3 gives its plugins (the build-time route's goals run there): it binds
+            // itself (org.slf4j.impl.StaticLoggerBinder) or falls back to no operation with its own warning.
+            return true;
         }
         if (!found && System.getProperty(VERBOSITY) == null) {
             System.setProperty(VERBOSITY, "ERROR");

@@ -2,7 +2,7 @@ package dev.flow.samples.launcher;
 
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
-import dev.flow.loader.ContinuationClassLoader;
+import dev.flow.internal.Instrumented;
 import dev.flow.mina.FlowServer;
 import dev.flow.mina.SessionStats;
 import java.io.IOException;
@@ -16,9 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A running sample server: a {@link FlowServer} on 127.0.0.1 whose sessions run the protocol's
- * handler, loaded normally on a thread per session (sync mode) or through the {@link
- * ContinuationClassLoader} as flows on a few workers (continuation mode, strict off: a flow that
- * cannot suspend blocks its worker and logs a warning).
+ * handler, loaded normally on a thread per session (sync mode) or as flows on a few workers
+ * (continuation mode, strict off: a flow that cannot suspend blocks its worker and logs a warning). In
+ * continuation mode a handler class that the agent or build-time instrumentation already made
+ * suspendable runs as loaded; any other is loaded through a {@code dev.flow.loader.ContinuationClassLoader}
+ * (the only use of flow-classloader, so the first two routes run without it). The route taken is
+ * printed at start-up ({@code route: ...}, {@link #route()}).
  *
  * <p>{@link #main(SampleProtocol, String[])} is the whole command line of a sample jar: it prints
  * {@code listening on 127.0.0.1:P} once bound, exits 2 on a bad option and 1 if the port cannot be
@@ -38,12 +41,66 @@ public final class SampleServer implements AutoCloseable {
     private final FlowServer server;
     private final LaunchOptions options;
     private final String name;
+    private final Route route;
 
-    private SampleServer(String name, FlowScheduler scheduler, FlowServer server, LaunchOptions options) {
+    /** How the handler class was made suspendable, printed at start-up ({@code route: ...}). */
+    public enum Route {
+        /** Sync mode: loaded normally, a thread per session. */
+        SYNC("sync (thread per session)"),
+        /** Continuation mode through a {@code ContinuationClassLoader} the launcher built. */
+        LOADER("ContinuationClassLoader"),
+        /** Continuation mode on the class as loaded: the agent or build-time instrumentation made it suspendable. */
+        INSTRUMENTED("instrumented before loading (agent or build time)");
+
+        private final String text;
+
+        Route(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    private SampleServer(String name, FlowScheduler scheduler, FlowServer server, LaunchOptions options, Route route) {
         this.name = name;
         this.scheduler = scheduler;
         this.server = server;
         this.options = options;
+        this.route = route;
+    }
+
+    /**
+     * The handler class as this launcher's class loader loads it, if the agent or build-time
+     * instrumentation made it suspendable (it carries {@link Instrumented}); else {@code null}, and
+     * continuation mode loads it through a {@code ContinuationClassLoader}.
+     *
+     * @throws IllegalArgumentException if the handler class cannot be loaded
+     */
+    private static Class<?> instrumentedHandler(SampleProtocol protocol) {
+        try {
+            Class<?> type = Class.forName(protocol.handlerClass(), false, SampleServer.class.getClassLoader());
+            return type.isAnnotationPresent(Instrumented.class) ? type : null;
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("handler class: " + protocol.handlerClass() + " is not on the class path", e);
+        }
+    }
+
+    private static ClassLoader loaderRoute(SampleProtocol protocol) {
+        try {
+            return LoaderRoute.loader(protocol, SampleServer.class.getClassLoader());
+        } catch (NoClassDefFoundError e) {
+            throw new IllegalArgumentException("--mode continuation: " + protocol.handlerClass() + " is not instrumented and"
+                    + " flow-classloader is not on the class path (expected: the class instrumented by the agent or at build"
+                    + " time, or flow-classloader on the class path)", e);
+        }
+    }
+
+    /** How continuation mode made the handler suspendable, or {@link Route#SYNC}. */
+    public Route route() {
+        return route;
     }
 
     /**
@@ -63,20 +120,24 @@ public final class SampleServer implements AutoCloseable {
                 .maxStartingSessions(options.maxStartingSessions())
                 .backlog(4096);
         FlowScheduler scheduler = null;
+        Route route = Route.SYNC;
         if (options.mode() == LaunchOptions.Mode.CONTINUATION) {
-            ContinuationClassLoader loader = ContinuationClassLoader.builder()
-                    .include(protocol.loadedPackages().toArray(new String[0]))
-                    .parent(SampleServer.class.getClassLoader())
-                    .strict(false)
-                    .build();
+            Class<?> instrumented = instrumentedHandler(protocol);
+            if (instrumented != null) {
+                route = Route.INSTRUMENTED;
+                builder.handler(instrumented, shared);
+            } else {
+                route = Route.LOADER;
+                builder.handler(loaderRoute(protocol), protocol.handlerClass(), shared);
+            }
             scheduler = FlowScheduler.builder().workers(options.workers()).policy(options.policy()).name(protocol.name()).build();
-            builder.scheduler(scheduler).dispatch(options.dispatch()).handler(loader, protocol.handlerClass(), shared);
+            builder.scheduler(scheduler).dispatch(options.dispatch());
         } else {
             builder.threadPerSession().handler(SampleServer.class.getClassLoader(), protocol.handlerClass(), shared);
         }
         try {
             FlowServer server = builder.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()));
-            return new SampleServer(protocol.name(), scheduler, server, options);
+            return new SampleServer(protocol.name(), scheduler, server, options, route);
         } catch (IOException | RuntimeException e) {
             if (scheduler != null) {
                 scheduler.close();
@@ -247,6 +308,7 @@ public final class SampleServer implements AutoCloseable {
             }
         }, protocol.name() + "-shutdown"));
         out.println(protocol.name() + ": " + options);
+        out.println("route: " + server.route());
         out.println("listening on 127.0.0.1:" + server.address().getPort());
         out.flush();
         stopped.await();
