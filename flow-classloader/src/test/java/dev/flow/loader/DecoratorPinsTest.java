@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * JDK {@code java.io} decorators and owner-based locks made by loaded code do not pin: the fixtures
- * that read and write through {@code BufferedReader}, {@code InputStreamReader}, {@code BufferedWriter}
- * and {@code OutputStreamWriter} over a transport's views (also subclasses reading under {@code
- * synchronized (lock)}), and hold locks across awaits, run as
- * lenient flows without a single pinned site reported.
+ * that read and write through every JDK decorator Flow substitutes (readers, writers, buffered, data,
+ * pushback and print streams, line-numbering reader, in-scope subclasses of each, also under {@code
+ * synchronized (lock)}) over a transport's views, and hold locks across awaits, run as lenient flows
+ * without a single pinned site reported.
  */
 class DecoratorPinsTest {
 

@@ -6,7 +6,7 @@ import java.io.*;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
-/** {@code DataInputStream.readInt} over the input view, its bytes already buffered: never waits, still a pinned site. */
+/** {@code DataInputStream.readInt} over the input view, its bytes already buffered: Flow's, no pinned site. */
 public final class DataInputOverView implements Callable<Object> {
     @Override
     public Object call() throws Exception {

@@ -18,9 +18,11 @@ import org.objectweb.asm.tree.VarInsnNode;
  * Puts Flow's suspendable versions of JDK classes ({@code dev.flow.jdk}) in place of the JDK's in
  * loaded code, before the analysis: each {@code new} of a substituted JDK class (and its constructor
  * call) creates Flow's subclass instead, and an in-scope class extending a substituted JDK class
- * extends Flow's subclass instead (its constructors' and {@code super.m()} calls follow). Flow's
- * classes then join the scope, so the loader defines and instruments its own copies: their waits
- * are suspension points like the code that uses them.
+ * extends Flow's subclass instead (its constructors' and {@code super.m()} calls follow); calls of
+ * {@code DataInputStream}'s and {@code DataOutputStream}'s final reads and writes go to {@code
+ * FlowData}'s static forms, since a subclass cannot override them. Flow's classes then join the scope,
+ * so the loader defines and instruments its own copies: their waits are suspension points like the
+ * code that uses them.
  *
  * <p>Every substitute declares every public constructor of the class it replaces, with the same
  * descriptor. Types in signatures, casts, {@code instanceof} and class literals stay the JDK's:

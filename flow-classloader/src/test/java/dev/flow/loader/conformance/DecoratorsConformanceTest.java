@@ -3,12 +3,15 @@ package dev.flow.loader.conformance;
 import java.util.stream.Stream;
 
 /**
- * JDK decorators around a transport's stream views. Readers and writers made by loaded code
- * ({@code BufferedReader}, {@code InputStreamReader}, {@code BufferedWriter}, {@code
- * OutputStreamWriter}, and in-scope subclasses, also reading under {@code synchronized (lock)}) suspend
- * with results identical to the JDK's, byte for byte. Other decorators ({@code DataInputStream}, ...)
- * call the view through an uninstrumented frame: a pinned site that a strict loader refuses by site
- * (whether or not the call would wait), naming the method as written ({@code call}, not {@code call$flow}).
+ * JDK decorators around a transport's stream views. Every decorator made by loaded code ({@code
+ * BufferedReader}, {@code InputStreamReader}, {@code LineNumberReader}, {@code BufferedWriter}, {@code
+ * OutputStreamWriter}, {@code PrintWriter}, {@code BufferedInputStream}, {@code PushbackInputStream},
+ * {@code DataInputStream}, {@code BufferedOutputStream}, {@code DataOutputStream}, {@code PrintStream},
+ * and in-scope subclasses, also locking {@code lock}) suspends with results identical to the JDK's,
+ * byte for byte; a {@code DataInputStream} made outside the scope reads as the JDK's. {@code
+ * transferTo} of the view itself calls the view through an uninstrumented frame: a pinned site that a
+ * strict loader refuses by site (whether or not the call would wait), naming the method as written
+ * ({@code call}, not {@code call$flow}).
  */
 class DecoratorsConformanceTest extends ConformanceSuite {
 
