@@ -77,10 +77,10 @@ public final class EngineRun {
         for (;;) {
             try {
                 if (left.isEmpty()) {
-                    return checked(run(prepared, null));
+                    return checked(run(prepared, null), left);
                 }
-                checked(run(asCompiled(internalName, prepared, left, false), internalName));
-                return checked(run(asCompiled(internalName, prepared, left, true), internalName));
+                checked(run(asCompiled(internalName, prepared, left, false), internalName), left);
+                return checked(run(asCompiled(internalName, prepared, left, true), internalName), left);
             } catch (Refusal r) {
                 Refusal named = r.name.isEmpty() ? isolate(internalName, prepared, left, r) : r;
                 if (strict || left.containsKey(named.name + named.desc)) {
@@ -94,7 +94,7 @@ public final class EngineRun {
                     left.putIfAbsent(m.name + m.desc, named);
                 }
                 try {
-                    return checked(asCompiled(internalName, prepared, left, true));
+                    return checked(asCompiled(internalName, prepared, left, true), null);
                 } catch (Refusal last) {
                     throw refused(internalName, last, "even left as compiled: ");
                 }
@@ -148,7 +148,7 @@ public final class EngineRun {
                 }
             }
             try {
-                checked(run(asCompiled(internalName, prepared, others, false), internalName));
+                checked(run(asCompiled(internalName, prepared, others, false), internalName), others);
             } catch (Refusal r) {
                 return new Refusal(m.name, m.desc, r.getMessage(), r.getCause());
             }
@@ -257,11 +257,19 @@ public final class EngineRun {
         return cn;
     }
 
-    /** {@code enhanced}, if each of its methods verifies; else a refusal naming the first that does not. */
-    private static byte[] checked(byte[] enhanced) {
+    /**
+     * {@code enhanced}, if each method the engine instrumented (one that looks up the running
+     * continuation, {@code Engine.current()}) and each method of {@code left} verifies, every method
+     * if {@code left} is {@code null}; else a refusal naming the first that does not. The engine
+     * passes every other method through as it was prepared.
+     */
+    private static byte[] checked(byte[] enhanced, Map<String, Refusal> left) {
         ClassNode cn = new ClassNode();
         new ClassReader(enhanced).accept(cn, 0);
         for (MethodNode m : cn.methods) {
+            if (left != null && !left.containsKey(m.name + m.desc) && !looksUpContinuation(m)) {
+                continue;
+            }
             try {
                 new Analyzer<BasicValue>(new BasicVerifier()).analyze(cn.name, m);
             } catch (AnalyzerException e) {
@@ -269,5 +277,15 @@ public final class EngineRun {
             }
         }
         return enhanced;
+    }
+
+    private static boolean looksUpContinuation(MethodNode m) {
+        for (AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
+            if (i instanceof MethodInsnNode && ((MethodInsnNode) i).owner.equals(Names.ENGINE)
+                    && ((MethodInsnNode) i).name.equals("current")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -74,6 +74,10 @@ public final class Instrumenter {
     private final Set<String> toRewrite = new HashSet<>();
     /** In-scope classes rewritten and changed whose prepared class file is not written yet. */
     private final Set<String> unwritten = new HashSet<>();
+    /** Classes rewritten but not {@linkplain #finish finished}. */
+    private final Set<String> unfinished = new HashSet<>();
+    /** The engine's views ({@link #resolverView}) of the {@link #unwritten} classes, written once each. */
+    private final Map<String, byte[]> views = new HashMap<>();
     private final Set<String> continuableClasses = new HashSet<>();
     private final Map<String, MonitorDepth> monitorCache = new HashMap<>();
     /** name+desc of suspendable methods to the in-scope classes declaring them. */
@@ -257,15 +261,27 @@ public final class Instrumenter {
     /**
      * The view of a class the engine's resolver reads; {@code null} to use the parent's. The engine
      * reads other classes for their members, their marks and the calls in their bridge and accessor
-     * methods, never for their stack map frames: a class rewritten but not loaded yet is shown without
-     * them, which saves computing its frames until it is loaded. A class that does not fit without
+     * methods, never for their stack map frames or the code of other methods: a class rewritten but not
+     * loaded yet is shown without frames and without the last steps of rewriting ({@link #finish}),
+     * written once, which saves that work until it is loaded. A class that does not fit without
      * falling back ({@link #writeOrLeaveAsCompiled}) is shown as it will be loaded.
      */
     public synchronized byte[] resolverView(String internalName) {
         rewrite(internalName);
         if (unwritten.contains(internalName)) {
+            byte[] view = views.get(internalName);
+            if (view != null) {
+                return view;
+            }
+            ClassNode cn = nodes.get(internalName);
+            if (cn.methods.stream().anyMatch(beforeRewrite::containsKey)) {
+                // A method large enough to pass 64 KB: shown as it will be written, fall-back included.
+                finish(cn);
+            }
             try {
-                return writeUnchecked(nodes.get(internalName), 0);
+                view = writeUnchecked(nodes.get(internalName), 0);
+                views.put(internalName, view);
+                return view;
             } catch (MethodTooLargeException tooLarge) {
                 unwritten.remove(internalName);
                 writePrepared(nodes.get(internalName));
@@ -777,17 +793,10 @@ public final class Instrumenter {
         changed |= splitMethods(cn);
         changed |= pinInPlace(cn);
         changed |= addEntryPoint(cn);
-        boolean engine = false;
-        for (MethodNode mn : cn.methods) {
-            if (isMarked(mn)) {
-                engine = true;
-                noteCaughtExceptions(mn);
-                StackSpills.liftAcrossSuspensions(mn, this::engineCallSite);
-                EngineCallSites.spillWhereEngineFails(mn);
-            }
-        }
+        boolean engine = cn.methods.stream().anyMatch(Instrumenter::isMarked);
         if (engine) {
             continuableClasses.add(cn.name);
+            unfinished.add(cn.name);
         }
         if (changed) {
             unwritten.add(cn.name);
@@ -797,10 +806,31 @@ public final class Instrumenter {
     }
 
     /**
+     * The last steps of rewriting {@code cn}, inside its marked methods only: what the engine reads
+     * of a class it is not instrumenting (its members, marks, and the calls of its bridges and
+     * accessors to itself) does not depend on them, so a class shown to the engine but not loaded
+     * ({@link #resolverView}) is spared them.
+     */
+    private void finish(ClassNode cn) {
+        if (!unfinished.remove(cn.name)) {
+            return;
+        }
+        for (MethodNode mn : cn.methods) {
+            if (isMarked(mn)) {
+                noteCaughtExceptions(mn);
+                StackSpills.liftAcrossSuspensions(mn, this::engineCallSite);
+                EngineCallSites.spillWhereEngineFails(mn);
+            }
+        }
+    }
+
+    /**
      * Writes the rewritten {@code cn} as it will be defined; a method left as compiled is no longer
      * instrumented by the engine.
      */
     private void writePrepared(ClassNode cn) {
+        finish(cn);
+        views.remove(cn.name);
         prepared.put(cn.name, writeOrLeaveAsCompiled(cn));
         cn.methods.forEach(beforeRewrite::remove);
         if (!cn.methods.stream().anyMatch(Instrumenter::isMarked)) {

@@ -20,7 +20,11 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  */
 final class MonitorDepth {
 
+    /** A method without {@code monitorenter}: no monitor anywhere. */
+    private static final MonitorDepth NONE = new MonitorDepth(null, null);
+
     private final InsnList insns;
+    /** By instruction index; {@code null} for {@link #NONE}. */
     private final int[] depth;
 
     private MonitorDepth(InsnList insns, int[] depth) {
@@ -31,8 +35,6 @@ final class MonitorDepth {
     static MonitorDepth of(MethodNode m) {
         InsnList insns = m.instructions;
         int n = insns.size();
-        int[] depth = new int[n];
-        Arrays.fill(depth, -1);
         boolean any = false;
         for (AbstractInsnNode i = insns.getFirst(); i != null; i = i.getNext()) {
             if (i.getOpcode() == Opcodes.MONITORENTER) {
@@ -41,9 +43,10 @@ final class MonitorDepth {
             }
         }
         if (!any || n == 0) {
-            Arrays.fill(depth, 0);
-            return new MonitorDepth(insns, depth);
+            return NONE;
         }
+        int[] depth = new int[n];
+        Arrays.fill(depth, -1);
         Deque<int[]> todo = new ArrayDeque<>();
         todo.add(new int[] {0, 0});
         while (!todo.isEmpty()) {
@@ -94,6 +97,9 @@ final class MonitorDepth {
 
     /** Monitors held when {@code insn} runs (0 for unreachable code). */
     int at(AbstractInsnNode insn) {
+        if (depth == null) {
+            return 0;
+        }
         int d = depth[insns.indexOf(insn)];
         return Math.max(d, 0);
     }

@@ -125,7 +125,7 @@ final class StackSpills {
         }
 
         void lift(List<MethodInsnNode> sites) {
-            if (!analyse()) {
+            if (!analyse(sites)) {
                 return;
             }
             for (int k = 0; k < insns.length; k++) {
@@ -160,15 +160,23 @@ final class StackSpills {
             }
         }
 
+        /**
+         * Analyses the method's types and, if a site has values below its operands, their sources;
+         * {@code false} if nothing can be lifted (then the costlier source analysis is not run: the
+         * two analyses agree on each instruction's stack height).
+         */
         @SuppressWarnings("unchecked")
-        private boolean analyse() {
+        private boolean analyse(List<MethodInsnNode> sites) {
             int saved = mn.maxStack;
             try {
                 for (int stack = Math.max(saved, 4) + 8; stack <= 0xFFFF; stack *= 2) {
                     mn.maxStack = stack;
                     try {
-                        src = new Analyzer<>(new SourceInterpreter()).analyze("owner", mn);
                         basic = new Analyzer<>(new BasicInterpreter()).analyze("owner", mn);
+                        if (!anyBelowOperands(sites)) {
+                            return false;
+                        }
+                        src = new Analyzer<>(new SourceInterpreter()).analyze("owner", mn);
                         return true;
                     } catch (AnalyzerException e) {
                         if (e.getMessage() == null || !e.getMessage().contains("stack")) {
@@ -182,6 +190,17 @@ final class StackSpills {
             } finally {
                 mn.maxStack = saved;
             }
+        }
+
+        /** Whether a reachable site has values on the stack below its operands (what {@link #plan} lifts). */
+        private boolean anyBelowOperands(List<MethodInsnNode> sites) {
+            for (MethodInsnNode c : sites) {
+                int k = mn.instructions.indexOf(c);
+                if (k >= 0 && basic[k] != null && basic[k].getStackSize() - operands(c, null) > 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private int height(int k) {
