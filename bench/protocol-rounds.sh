@@ -35,6 +35,9 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ "$mode" = mina ] && [ "$protocol" != echo ]; then
         continue
       fi
+      if [ "$mode" = netty ] && [ "$protocol" = smtp ]; then
+        continue
+      fi
       log="$OUT/$round-$protocol-$connections-$pipeline-$label.log"
       echo "round $round: $protocol c$connections p$pipeline $label ($mode, $jar)"
       timeout $((WARMUP + STEADY + RAMPDOWN + 60)) "$JAVA" -cp "$jar" dev.flow.bench.load.LoadClient \

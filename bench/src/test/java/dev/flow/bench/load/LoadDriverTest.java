@@ -110,6 +110,21 @@ class LoadDriverTest {
         assertValidProtocolRun(runAgainst(Mode.VIRTUAL, c), c);
     }
 
+    @Test
+    void httpKeepAliveAgainstTheHandWrittenNettyBaseline() throws Exception {
+        LoadClient.Config c = tiny();
+        c.protocol = LoadProtocol.HTTP;
+        assertValidProtocolRun(runAgainst(Mode.NETTY, c), c);
+    }
+
+    @Test
+    void pipelinedRespSetGetAgainstTheHandWrittenNettyBaseline() throws Exception {
+        LoadClient.Config c = tiny();
+        c.protocol = LoadProtocol.RESP_SETGET;
+        c.pipeline = 8;
+        assertValidProtocolRun(runAgainst(Mode.NETTY, c), c);
+    }
+
     /** A protocol run: every validity check passes, no connection lost, no error. */
     private static void assertValidProtocolRun(LoadResult r, LoadClient.Config c) {
         assertTrue(r.valid(), r::report);
