@@ -34,6 +34,8 @@ final class SocketTransport implements Transport {
     private final byte[] chunk = new byte[8192];
     private final byte[] separator;
     private boolean eof;
+    /** The socket's read timeout as last set here, in ms ({@code -1}: not set yet). */
+    private int soTimeout = -1;
 
     SocketTransport(Socket socket, TransportConfig config) throws IOException {
         this.socket = Objects.requireNonNull(socket, "socket");
@@ -149,14 +151,14 @@ final class SocketTransport implements Transport {
         }
     }
 
-    /** Reads once from the socket into the buffer, flushing pending output first. */
+    /**
+     * Reads once from the socket into the buffer, flushing pending output first. A read of bytes already
+     * received does not wait, so no timeout can fail it; an expired line deadline or read deadline fails
+     * the read only if nothing has been received (asked of the socket only then: one system call fewer
+     * per read).
+     */
     private void fill(long lineDeadline) throws IOException {
         out.flush();
-        if (in.available() > 0) {
-            // Bytes already received: the read does not wait, so no timeout or deadline can fail it.
-            append(in.read(chunk, 0, chunk.length));
-            return;
-        }
         long readTimeout = config.readTimeout().toMillis();
         long idle = config.idleTimeout().toMillis();
         long wait = readTimeout;
@@ -169,6 +171,9 @@ final class SocketTransport implements Transport {
         if (lineDeadline != 0) {
             long left = TimeUnit.NANOSECONDS.toMillis(lineDeadline - System.nanoTime());
             if (left <= 0) {
+                if (readReceived()) {
+                    return;
+                }
                 throw lineTimedOut();
             }
             if (wait == 0 || left < wait) {
@@ -179,6 +184,9 @@ final class SocketTransport implements Transport {
         long deadlineLeft = deadlines.nanosLeft();
         if (deadlineLeft != Long.MAX_VALUE) {
             if (deadlineLeft <= 0) {
+                if (readReceived()) {
+                    return;
+                }
                 throw deadlines.exceeded(remoteAddress());
             }
             // Rounded up: a socket timeout that fires before the deadline would fail the read early.
@@ -188,7 +196,11 @@ final class SocketTransport implements Transport {
                 limit = 3;
             }
         }
-        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, wait));
+        int timeout = (int) Math.min(Integer.MAX_VALUE, wait);
+        if (timeout != soTimeout) {
+            socket.setSoTimeout(timeout);
+            soTimeout = timeout;
+        }
         int r;
         try {
             r = in.read(chunk, 0, chunk.length);
@@ -207,6 +219,15 @@ final class SocketTransport implements Transport {
             }
         }
         append(r);
+    }
+
+    /** Reads the bytes already received, if any, without waiting; returns whether it read (or saw the end). */
+    private boolean readReceived() throws IOException {
+        if (in.available() <= 0) {
+            return false;
+        }
+        append(in.read(chunk, 0, chunk.length));
+        return true;
     }
 
     /** Appends {@code r} bytes of the chunk, or marks the end of stream if {@code r < 0}. */
