@@ -11,7 +11,10 @@
 # Writes OUT_DIR/<round>-<protocol>-<connections>-<pipeline>-<label>.log per run and prints the
 # median table (python3 bench/protocol-medians.py OUT_DIR [BASELINE_LABEL] prints it again). Needs a JDK 21+ for the
 # virtual mode: JAVA (default: the Temurin 25 beside the default JDK). SERVER_JVM_ARGS, if set, replaces
-# the server JVM's default options (ServerProcess.DEFAULT_JVM_ARGS of the jar that runs).
+# the server JVM's default options (ServerProcess.DEFAULT_JVM_ARGS of the jar that runs). PERF=1 also counts
+# the server's system calls, context switches and CPU time with perf stat (software events: they need no
+# hardware counters) over WARMUP..WARMUP+STEADY s of each run, into <log>.perf; protocol-medians.py divides
+# them by the requests of the steady state.
 set -u
 cd "$(dirname "$0")/.."
 OUT=$1
@@ -35,12 +38,29 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ "$mode" = mina ] && [ "$protocol" != echo ]; then
         continue
       fi
+      if [ "$mode" = netty ] && [ "$protocol" = smtp ]; then
+        continue
+      fi
       log="$OUT/$round-$protocol-$connections-$pipeline-$label.log"
       echo "round $round: $protocol c$connections p$pipeline $label ($mode, $jar)"
       timeout $((WARMUP + STEADY + RAMPDOWN + 60)) "$JAVA" -cp "$jar" dev.flow.bench.load.LoadClient \
         --mode="$mode" --protocol="$protocol" --connections="$connections" --pipeline="$pipeline" \
         --warmup-s="$WARMUP" --steady-s="$STEADY" --rampdown-s="$RAMPDOWN" --server-java="$JAVA" \
-        ${SERVER_JVM_ARGS:+--server-jvm-args="$SERVER_JVM_ARGS"} >"$log" 2>&1 || echo "  run failed: see $log"
+        ${SERVER_JVM_ARGS:+--server-jvm-args="$SERVER_JVM_ARGS"} >"$log" 2>&1 &
+      client=$!
+      if [ "${PERF:-0}" = 1 ]; then
+        pid=
+        for _ in $(seq 1 600); do
+          pid=$(sed -n 's/^server: mode [^,]*, pid \([0-9]*\),.*/\1/p' "$log" | head -1)
+          [ -n "$pid" ] && break
+          sleep 0.1
+        done
+        if [ -n "$pid" ]; then
+          sleep "$WARMUP"
+          perf stat -x, -e raw_syscalls:sys_enter,context-switches,task-clock -p "$pid" -- sleep "$STEADY" 2>"$log.perf" >/dev/null
+        fi
+      fi
+      wait "$client" || echo "  run failed: see $log"
       grep -E '^RESULT|^  server:|INVALID' "$log" | sed 's/^/  /'
     done
   done

@@ -44,6 +44,8 @@ final class SocketTransport implements Transport {
     private long requestStart;
     /** {@link #received} before the running request's first byte. */
     private long requestBase;
+    /** The socket's read timeout as last set here, in ms ({@code -1}: not set yet). */
+    private int soTimeout = -1;
 
     SocketTransport(Socket socket, TransportConfig config) throws IOException {
         this.socket = Objects.requireNonNull(socket, "socket");
@@ -201,14 +203,14 @@ final class SocketTransport implements Transport {
         }
     }
 
-    /** Reads once from the socket into the buffer, flushing pending output first. */
+    /**
+     * Reads once from the socket into the buffer, flushing pending output first. A read of bytes already
+     * received does not wait, so no timeout can fail it; an expired line, read or request deadline fails
+     * the read only if nothing has been received (asked of the socket only then: one system call fewer
+     * per read).
+     */
     private void fill(long lineDeadline) throws IOException {
         out.flush();
-        if (in.available() > 0) {
-            // Bytes already received: the read does not wait, so no timeout or deadline can fail it.
-            append(in.read(chunk, 0, chunk.length));
-            return;
-        }
         startRequestIfInput();
         long readTimeout = config.readTimeout().toMillis();
         long idle = config.idleTimeout().toMillis();
@@ -223,6 +225,9 @@ final class SocketTransport implements Transport {
         if (lineDeadline != 0) {
             long left = TimeUnit.NANOSECONDS.toMillis(lineDeadline - System.nanoTime());
             if (left <= 0) {
+                if (readReceived()) {
+                    return;
+                }
                 throw lineTimedOut();
             }
             if (wait == 0 || left < wait) {
@@ -233,6 +238,9 @@ final class SocketTransport implements Transport {
         long deadlineLeft = deadlines.nanosLeft();
         if (deadlineLeft != Long.MAX_VALUE) {
             if (deadlineLeft <= 0) {
+                if (readReceived()) {
+                    return;
+                }
                 throw deadlines.exceeded(remoteAddress());
             }
             // Rounded up: a socket timeout that fires before the deadline would fail the read early.
@@ -245,6 +253,9 @@ final class SocketTransport implements Transport {
         long requestLeft = requestNanosLeft();
         if (requestLeft != Long.MAX_VALUE) {
             if (requestLeft <= 0) {
+                if (readReceived()) {
+                    return;
+                }
                 throw requestTimedOut();
             }
             long left = (requestLeft + 999_999) / 1_000_000;
@@ -253,7 +264,11 @@ final class SocketTransport implements Transport {
                 limit = 4;
             }
         }
-        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, wait));
+        int timeout = (int) Math.min(Integer.MAX_VALUE, wait);
+        if (timeout != soTimeout) {
+            socket.setSoTimeout(timeout);
+            soTimeout = timeout;
+        }
         int r;
         try {
             r = in.read(chunk, 0, chunk.length);
@@ -274,6 +289,15 @@ final class SocketTransport implements Transport {
             }
         }
         append(r);
+    }
+
+    /** Reads the bytes already received, if any, without waiting; returns whether it read (or saw the end). */
+    private boolean readReceived() throws IOException {
+        if (in.available() <= 0) {
+            return false;
+        }
+        append(in.read(chunk, 0, chunk.length));
+        return true;
     }
 
     /**

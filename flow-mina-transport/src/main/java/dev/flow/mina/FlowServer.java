@@ -864,7 +864,7 @@ public final class FlowServer implements AutoCloseable {
      * transport hears of it), so that the handler's resulting {@link IOException} is not counted as a
      * handler failure.
      */
-    private final class PeerEvents extends IoFilterAdapter {
+    private final class PeerEvents extends IoFilterAdapter implements DirectWriter.Passive {
         private void peerEnded(IoSession session) {
             Session s = sessions.get(session);
             if (s != null && !s.ended.get() && !closed.get()) {

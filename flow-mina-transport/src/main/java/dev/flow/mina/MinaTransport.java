@@ -67,7 +67,9 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * outside a request with nothing buffered sees the end of the input.
  *
  * <p><b>Output: write-behind.</b> Each write is a {@code session.write(IoBuffer)} of a copy of the
- * bytes. A write is accepted at once while less than 64 KiB are queued (like a socket's send
+ * bytes, or, on a TCP session without TLS or user filters when the previous write has completed and
+ * nothing is queued, a non-blocking write of the copy straight to the socket from the writing thread
+ * ({@link DirectWriter}; what the socket does not take at once is queued). A write is accepted at once while less than 64 KiB are queued (like a socket's send
  * buffer: no wait, no suspension); above that the writer waits until its bytes are written
  * (back-pressure). So writes go out without {@link #flush()}, and {@code flush()} (one meaning on
  * every transport: everything written so far has been handed to the network) waits only while
@@ -144,6 +146,8 @@ public final class MinaTransport implements AsyncTransport {
 
     private final AtomicInteger trafficWip = new AtomicInteger();
     private volatile IoFutureAwaitable lastWrite;
+    /** Writes straight to the socket when nothing is queued, or {@code null} (see {@link DirectWriter}). */
+    private final DirectWriter direct;
     /** Set once MINA reported the session closed. */
     private volatile boolean sessionClosed;
     /** The read deadlines set by the handler; used on the handler's thread only. */
@@ -188,6 +192,7 @@ public final class MinaTransport implements AsyncTransport {
         this.highWater = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(MIN_HIGH_WATER, detect));
         this.lowWater = highWater / 2;
         this.requestTimeoutNanos = saturatedNanos(config.requestTimeout());
+        this.direct = DirectWriter.of(session);
         long idle = config.idleTimeout().toMillis();
         if (idle > 0) {
             session.getConfig().setIdleTime(IdleStatus.BOTH_IDLE, (int) Math.min(Integer.MAX_VALUE, (idle + 999) / 1000));
@@ -562,6 +567,9 @@ public final class MinaTransport implements AsyncTransport {
         }
         settle(delta);
         adjustTraffic();
+        if (direct != null) {
+            direct.disable();
+        }
         try {
             chain.addFirst(FilterList.TLS, new UpgradeFilter(upgrade));
         } catch (RuntimeException e) {
@@ -941,6 +949,14 @@ public final class MinaTransport implements AsyncTransport {
     private Awaitable write(IoBuffer b, boolean plain) throws IOException {
         throwWriteFailure();
         inRequest = false;
+        if (!plain && direct != null) {
+            // Straight to the socket when the previous write is done and nothing is queued; what the
+            // socket does not take at once is queued below, after it.
+            IoFutureAwaitable last = lastWrite;
+            if ((last == null || last.isDone()) && direct.tryWrite(b)) {
+                return Signal.DONE;
+            }
+        }
         WriteFuture f;
         if (plain && session.isConnected() && !session.isClosing()) {
             f = new DefaultWriteFuture(session);
@@ -1243,6 +1259,9 @@ public final class MinaTransport implements AsyncTransport {
                             // select() would notice after its 1 s timeout. A flush request wakes it up
                             // (and writes nothing when nothing is queued).
                             NioSession nio = (NioSession) session;
+                            if (direct != null) {
+                                direct.wakeUpWanted();
+                            }
                             nio.getProcessor().flush(nio);
                         }
                     }

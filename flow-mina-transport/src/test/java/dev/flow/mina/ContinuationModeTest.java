@@ -158,6 +158,36 @@ class ContinuationModeTest {
     }
 
     @Test
+    void aFlushTheSocketTakesAtOnceDoesNotSuspendTheFlow() throws Exception {
+        FlowServer server = FlowServer.builder().scheduler(scheduler)
+                .handler(t -> LOADER.newInstance(Callable.class, "flowtest.mina.FlushingEcho", t))
+                .ioProcessors(1).start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        int lines = 50;
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(server.localAddress(), 10_000);
+            s.setSoTimeout(10_000);
+            s.setTcpNoDelay(true);
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(s.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            java.io.OutputStream out = s.getOutputStream();
+            for (int i = 0; i < lines; i++) {
+                // One line at a time: the server flow waits for each, then writes and flushes its echo.
+                out.write(("line " + i + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                out.flush();
+                assertEquals("line " + i, in.readLine());
+            }
+        }
+        Conditions.await("the server session to close", () -> server.openSessions() == 0);
+        Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+        assertEquals(0, scheduler.stats().failed());
+        // Each line costs the server flow one wait for its input, at most; a flush of a reply the socket
+        // takes at once is not a wait (it was one per line when every write went through MINA's I/O thread).
+        assertTrue(scheduler.stats().resumed() <= lines + 1,
+                "at most one resumption per line (the read), none for the flush: " + scheduler.stats());
+    }
+
+    @Test
     void ioFutureAwaitSuspendsTheFlowUntilMinaCompletesTheFuture() throws Exception {
         DefaultConnectFuture future = new DefaultConnectFuture();
         @SuppressWarnings("unchecked")

@@ -44,6 +44,13 @@ class FlowSocketTest {
 
     private static ServerSocket server;
     private static Thread acceptor;
+    /**
+     * When the peer may send a reply: at once for a plain thread; for a flow, once a flow is suspended
+     * (the client is then waiting for it), so that a flow that reads a reply always waits for it and the
+     * scenario shows a suspension however the threads are scheduled (writes and flushes the socket takes
+     * at once do not suspend).
+     */
+    private static volatile java.util.function.BooleanSupplier mayReply = () -> true;
 
     private final FlowScheduler scheduler = FlowScheduler.builder()
             .workers(1).policy(SuspendPolicy.immediately()).name("flow-socket-test").build();
@@ -84,15 +91,18 @@ class FlowSocketTest {
             String mode = in.readLine();
             if ("late".equals(mode)) {
                 String go = in.readLine();
+                awaitMayReply();
                 out.print("late after " + go + "\n");
             } else if ("count".equals(mode)) {
                 int n = 0;
                 while (in.read() >= 0) {
                     n++;
                 }
+                awaitMayReply();
                 out.print(n + " bytes\n");
             } else if ("echo".equals(mode)) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    awaitMayReply();
                     out.print(line + "\n");
                 }
             }
@@ -116,8 +126,21 @@ class FlowSocketTest {
 
     private String continuation(String op, InetSocketAddress to) throws Exception {
         Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.SocketOps", op, connector.socketFactory(), to);
-        FlowHandle<?> h = scheduler.submit(task);
-        return (String) h.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        mayReply = () -> scheduler.stats().suspended() > 0;
+        try {
+            FlowHandle<?> h = scheduler.submit(task);
+            return (String) h.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } finally {
+            mayReply = () -> true;
+        }
+    }
+
+    /** Waits (up to 10 s) until the peer may reply, see {@link #mayReply}. */
+    private static void awaitMayReply() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!mayReply.getAsBoolean() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        }
     }
 
     private static final String[] EXPECTED = {

@@ -35,14 +35,15 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 
 /**
  * The server JVM of the load driver: a line-echo server, or the HTTP or RESP sample's session code, on
- * 127.0.0.1 in one {@link Mode} (the same handler class in every mode; MINA mode is echo only).
+ * 127.0.0.1 in one {@link Mode} (the same handler class in every mode; MINA mode is echo only; Netty mode
+ * is a hand-written handler of echo, HTTP or RESP, {@link NettyServer}, with {@code --workers} event loops).
  *
  * <p>Prints {@code LISTENING <port> pid=<pid> mode=<mode>} once bound, then serves until its standard
  * input reaches end of stream or a line {@code quit} (so it dies with the client that spawned it),
  * or until {@code --max-seconds} have passed.
  *
  * <pre>
- * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io [--protocol=echo|http|redis|smtp] [--workers=2]
+ * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
  *      [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  */
@@ -110,6 +111,11 @@ public final class LoadServer implements AutoCloseable {
                     throw new IllegalArgumentException("mode mina: protocol " + served.protocol() + " (expected: echo)");
                 }
                 this.port = startMina(bind, ioProcessors);
+                break;
+            case NETTY:
+                NettyServer netty = NettyServer.start(bind, served.protocol(), workers, CONFIG.maxLineLength(), failures);
+                closer = netty;
+                this.port = netty.port();
                 break;
             default:
                 this.port = startFlow(bind, workers, ioProcessors);

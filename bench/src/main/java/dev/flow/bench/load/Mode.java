@@ -24,7 +24,12 @@ public enum Mode {
     /** A hand-written MINA {@code IoHandler} with a {@code TextLineCodec}: the async baseline. */
     MINA("mina"),
     /** Plain {@code ServerSocket}, one virtual thread per connection running {@code LineEcho} (JDK 21+). */
-    VIRTUAL("virtual");
+    VIRTUAL("virtual"),
+    /**
+     * A hand-written Netty 4.2 server ({@link NettyServer}: NIO, 2 event loops, pooled buffers, flush
+     * consolidation) answering echo, HTTP and RESP with the same bytes: the event-loop baseline.
+     */
+    NETTY("netty");
 
     private final String id;
 
@@ -83,7 +88,7 @@ public enum Mode {
             }
         }
         throw new IllegalArgumentException("mode: " + s + " (expected one of: sync, continuation-immediately,"
-                + " continuation-io, continuation-after1ms, continuation-adaptive, mina, virtual)");
+                + " continuation-io, continuation-after1ms, continuation-adaptive, mina, virtual, netty)");
     }
 
     @Override

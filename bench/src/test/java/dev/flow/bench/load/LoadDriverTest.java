@@ -110,6 +110,21 @@ class LoadDriverTest {
         assertValidProtocolRun(runAgainst(Mode.VIRTUAL, c), c);
     }
 
+    @Test
+    void httpKeepAliveAgainstTheHandWrittenNettyBaseline() throws Exception {
+        LoadClient.Config c = tiny();
+        c.protocol = LoadProtocol.HTTP;
+        assertValidProtocolRun(runAgainst(Mode.NETTY, c), c);
+    }
+
+    @Test
+    void pipelinedRespSetGetAgainstTheHandWrittenNettyBaseline() throws Exception {
+        LoadClient.Config c = tiny();
+        c.protocol = LoadProtocol.RESP_SETGET;
+        c.pipeline = 8;
+        assertValidProtocolRun(runAgainst(Mode.NETTY, c), c);
+    }
+
     /**
      * A protocol run: every check of what was exchanged passes (responses, errors, fairness), no connection
      * lost, no error. The checks of timing (think time kept, Little's law, ramp-down within its wait, the
