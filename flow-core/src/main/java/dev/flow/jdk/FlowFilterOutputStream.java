@@ -66,25 +66,6 @@ public class FlowFilterOutputStream extends FilterOutputStream {
             }
             closed = true;
         }
-        Throwable flushException = null;
-        try {
-            flush();
-        } catch (Throwable e) {
-            flushException = e;
-            throw e;
-        } finally {
-            if (flushException == null) {
-                out.close();
-            } else {
-                try {
-                    out.close();
-                } catch (Throwable closeException) {
-                    if (flushException != closeException) {
-                        closeException.addSuppressed(flushException);
-                    }
-                    throw closeException;
-                }
-            }
-        }
+        OutputStreams.close(this, out);
     }
 }

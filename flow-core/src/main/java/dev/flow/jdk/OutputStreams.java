@@ -5,8 +5,9 @@ import java.io.OutputStream;
 
 /**
  * {@code FilterOutputStream.close()} as the JDK writes it (flush, then close the underlying stream
- * even if the flush failed, the flush's exception suppressed by the close's), for Flow's output
- * streams: the JDK's calls back into a suspending {@code flush()} from its own frame. Stateless.
+ * even if the flush failed, the flush's exception suppressed by the close's), for Flow's output streams
+ * ({@code FlowFilterOutputStream} and the substitutes of its JDK subclasses): the JDK's calls back into a
+ * suspending {@code flush()} from its own frame. Stateless.
  */
 final class OutputStreams {
 
