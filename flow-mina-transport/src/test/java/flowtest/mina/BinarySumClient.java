@@ -14,11 +14,18 @@ public class BinarySumClient implements Callable<String> {
     private final SocketFactory factory;
     private final InetSocketAddress address;
     private final int rounds;
+    private final Runnable beforeFirstRequest;
 
     public BinarySumClient(SocketFactory factory, InetSocketAddress address, Integer rounds) {
+        this(factory, address, rounds, () -> { });
+    }
+
+    /** Runs {@code beforeFirstRequest} once connected, before it writes anything. */
+    public BinarySumClient(SocketFactory factory, InetSocketAddress address, Integer rounds, Runnable beforeFirstRequest) {
         this.factory = factory;
         this.address = address;
         this.rounds = rounds;
+        this.beforeFirstRequest = beforeFirstRequest;
     }
 
     @Override
@@ -27,6 +34,7 @@ public class BinarySumClient implements Callable<String> {
         try (Socket s = factory.createSocket()) {
             s.connect(address, 5000);
             s.setSoTimeout(10_000);
+            beforeFirstRequest.run();
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             for (int r = 1; r <= rounds; r++) {

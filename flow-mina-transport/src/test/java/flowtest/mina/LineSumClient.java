@@ -16,11 +16,18 @@ public class LineSumClient implements Callable<String> {
     private final SocketFactory factory;
     private final InetSocketAddress address;
     private final int rounds;
+    private final Runnable beforeFirstRequest;
 
     public LineSumClient(SocketFactory factory, InetSocketAddress address, Integer rounds) {
+        this(factory, address, rounds, () -> { });
+    }
+
+    /** Runs {@code beforeFirstRequest} once connected, before it writes anything. */
+    public LineSumClient(SocketFactory factory, InetSocketAddress address, Integer rounds, Runnable beforeFirstRequest) {
         this.factory = factory;
         this.address = address;
         this.rounds = rounds;
+        this.beforeFirstRequest = beforeFirstRequest;
     }
 
     @Override
@@ -29,6 +36,7 @@ public class LineSumClient implements Callable<String> {
         try (Socket s = factory.createSocket()) {
             s.connect(address, 5000);
             s.setSoTimeout(10_000);
+            beforeFirstRequest.run();
             Writer out = new OutputStreamWriter(s.getOutputStream(), StandardCharsets.UTF_8);
             BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
             for (int r = 1; r <= rounds; r++) {

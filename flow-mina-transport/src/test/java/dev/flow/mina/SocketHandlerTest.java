@@ -68,12 +68,20 @@ class SocketHandlerTest {
         return s;
     }
 
-    private String client(String mode, String client, FlowServer server) throws Exception {
+    /**
+     * Runs the client; a client in sync mode against a server flow first waits until that flow waits for
+     * its first request, so the server flow surely suspends once (its writes may go straight to the
+     * socket, and a fast peer's next request may already be read when it looks for it).
+     */
+    private String client(String mode, String client, FlowServer server, boolean serverIsAFlow) throws Exception {
         InetSocketAddress to = (InetSocketAddress) server.localAddress();
         if (mode.equals("sync")) {
+            Runnable beforeFirstRequest = !serverIsAFlow ? () -> { } : () -> Conditions.await(
+                    "the server flow to wait for the first request", () -> scheduler.stats().suspended() > 0,
+                    () -> scheduler.stats().toString());
             return (String) ((Callable<?>) Class.forName(client)
-                    .getConstructor(javax.net.SocketFactory.class, InetSocketAddress.class, Integer.class)
-                    .newInstance(connector.socketFactory(), to, 5)).call();
+                    .getConstructor(javax.net.SocketFactory.class, InetSocketAddress.class, Integer.class, Runnable.class)
+                    .newInstance(connector.socketFactory(), to, 5, beforeFirstRequest)).call();
         }
         Callable<?> task = loader(mode).newInstance(Callable.class, client, connector.socketFactory(), to, 5);
         FlowHandle<?> h = scheduler.submit(task);
@@ -85,7 +93,7 @@ class SocketHandlerTest {
         List<String> before = Pins.warnings();
         long resumedBefore = scheduler.stats().resumed();
         FlowServer server = server(serverMode, prefix + "Server");
-        assertEquals(expected, client(clientMode, prefix + "Client", server));
+        assertEquals(expected, client(clientMode, prefix + "Client", server, !serverMode.equals("sync")));
         Conditions.await("the session to end", () -> server.stats().completed() == 1, () -> server.stats().toString());
         List<String> pinned = new ArrayList<>(Pins.warnings());
         pinned.removeAll(before);
