@@ -236,6 +236,9 @@ public final class LoadClient {
             }
         }
         r.lostInRampdown = outstanding(threads);
+        for (IoThread t : threads) {
+            r.answeredInRun += t.answered.sum();
+        }
         for (Conn k : conns) {
             k.closeQuietly();
         }
@@ -364,6 +367,7 @@ public final class LoadClient {
         final Map<String, Long> errors = new TreeMap<>();
         final LongAdder errorCount = new LongAdder();
         final LongAdder outstanding = new LongAdder();
+        final LongAdder answered = new LongAdder();
         final ByteBuffer readBuf = ByteBuffer.allocateDirect(64 * 1024);
         final byte[] readBytes = new byte[64 * 1024];
         final byte[] scratch;
@@ -646,6 +650,7 @@ public final class LoadClient {
             k.head = (k.head + 1) % k.times.length;
             k.count--;
             outstanding.decrement();
+            answered.increment();
             long lat = Math.max(0, now - stamp);
             interval.recordValue(Math.min(lat, TimeUnit.SECONDS.toNanos(120)));
             if (stamp - warmEnd >= 0 && stamp - steadyEnd < 0) {

@@ -57,6 +57,8 @@ public final class LoadResult {
     public int serverThreads = -1;
     public double serverRssMb = Double.NaN;
     public long lostInRampdown;
+    /** Responses over the whole run: warm-up, steady state and ramp-down. */
+    public long answeredInRun;
     /** Why the run could not take place (a limit), or {@code null}. */
     public String limit;
     public final Map<String, Long> errors = new TreeMap<>();
@@ -168,6 +170,7 @@ public final class LoadResult {
         b.append(String.format(Locale.ROOT, "  server: %.2f cores, %.2f us CPU per request, %d threads, RSS %.0f MB;"
                         + " client: %.2f cores (%d I/O threads on %d CPUs shared with the server)%n",
                 serverCores, serverCpuUsPerRequest, serverThreads, serverRssMb, clientCores, clientCoreLimit, cpus));
+        b.append("  responses over the whole run (warm-up and ramp-down included): ").append(answeredInRun).append('\n');
         b.append("  errors: ").append(errors.isEmpty() ? "none" : errors.toString()).append('\n');
         for (Check c : checks) {
             b.append("  ").append(c).append('\n');

@@ -1,6 +1,7 @@
 package dev.flow.bench.load;
 
 import dev.flow.FlowScheduler;
+import dev.flow.FlowStats;
 import dev.flow.TransportConfig;
 import dev.flow.bench.VirtualThreads;
 import dev.flow.Transport;
@@ -56,6 +57,8 @@ public final class LoadServer implements AutoCloseable {
     private final Served served;
     private final int port;
     private AutoCloseable closer;
+    /** Flows started plus resumptions, in the continuation modes: each is one run of a flow on a worker. */
+    private java.util.function.LongSupplier flowRuns;
     private final AtomicLong failures = new AtomicLong();
 
     /**
@@ -239,6 +242,10 @@ public final class LoadServer implements AutoCloseable {
             b.ioProcessors(ioProcessors);
         }
         FlowServer server = b.start(bind);
+        flowRuns = () -> {
+            FlowStats st = scheduler.stats();
+            return st.completed() + st.failed() + st.active() + st.resumed();
+        };
         closer = () -> {
             server.close();
             scheduler.close();
@@ -251,6 +258,11 @@ public final class LoadServer implements AutoCloseable {
         if (closer != null) {
             closer.close();
         }
+    }
+
+    /** {@code ", flow runs=N"} in the continuation modes, else empty. */
+    String flowRuns() {
+        return flowRuns == null ? "" : ", flow runs=" + flowRuns.getAsLong();
     }
 
     /** Entry point of the server JVM. */
@@ -288,7 +300,7 @@ public final class LoadServer implements AutoCloseable {
             while ((line = in.readLine()) != null && !line.trim().equals("quit")) {
                 // ignore anything else
             }
-            System.out.println("server: stopping, handler failures=" + s.failures());
+            System.out.println("server: stopping, handler failures=" + s.failures() + s.flowRuns());
         }
         System.exit(0);
     }
