@@ -356,8 +356,10 @@ public interface Transport extends Closeable {
      * before a read has to wait for the socket. For sync mode on platform or virtual threads, and for
      * tests; it is not an asynchronous transport: in a flow its waits block the worker. The idle timeout
      * closes the connection when a read waits that long with nothing buffered; the request timeout
-     * bounds a read inside a request as on every Flow transport; the write timeout is not supported
-     * (blocking socket writes cannot time out).
+     * bounds a read inside a request as on every Flow transport; a write to the socket still blocked
+     * when the write timeout expires (the peer does not read) fails with a {@link
+     * java.net.SocketTimeoutException} naming it, and the connection is closed (a timer closes the
+     * socket under the blocked write).
      * Closing the transport closes the socket. Used by one thread at a time.
      *
      * @throws IOException if the socket is closed or not connected
