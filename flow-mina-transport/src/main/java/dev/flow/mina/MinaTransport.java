@@ -145,7 +145,8 @@ public final class MinaTransport implements AsyncTransport {
     private final Object holdLock = new Object();
     /** Bytes of returned {@code readFully} arrays that open holds keep charged to the budget. */
     private long held;
-    private int openHolds;
+    /** Open holds; written under {@link #holdLock}, read without it by {@link #holdingReads()}. */
+    private volatile int openHolds;
     /** Whether the transport closed and released its holds' bytes. */
     private boolean holdsReleased;
     /** Whether the unread input went above the high-water mark and has not dropped below the low one. */
@@ -368,11 +369,10 @@ public final class MinaTransport implements AsyncTransport {
         }
     }
 
+    /** Whether a hold is open; one volatile read (every small {@code readFully} asks). */
     @Override
     public boolean holdingReads() {
-        synchronized (holdLock) {
-            return openHolds > 0;
-        }
+        return openHolds > 0;
     }
 
     @Override
