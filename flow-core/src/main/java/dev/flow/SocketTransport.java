@@ -3,6 +3,7 @@ package dev.flow;
 import dev.flow.internal.Awaits;
 import dev.flow.internal.DotBodyScanner;
 import dev.flow.internal.LineScanner;
+import dev.flow.internal.WriteWatchdog;
 import dev.flow.spi.InputBuffer;
 import dev.flow.spi.ReadDeadlines;
 import java.io.BufferedOutputStream;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * the socket's reads, writes buffered (8 KiB) until {@link #flush()} or until a read has to wait for
  * the socket. A request starts when a read sees its first byte (buffered when the read is called, or
  * the first to arrive while it waits) and ends at {@link #endRequest()} or the next write, as on
- * Flow's MINA transport. Not thread-safe: one connection, one thread at a time.
+ * Flow's MINA transport. A write to the socket blocked past the write timeout closes the socket and
+ * fails ({@link TimedOutput}). Not thread-safe: one connection, one thread at a time.
  */
 final class SocketTransport implements Transport {
 
@@ -55,7 +57,7 @@ final class SocketTransport implements Transport {
         }
         socket.setTcpNoDelay(true);
         this.in = socket.getInputStream();
-        this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
+        this.out = new BufferedOutputStream(new TimedOutput(socket.getOutputStream()), 8192);
         this.buffer = new InputBuffer(config.charset(), config.strictDecoding(), this);
         this.separator = config.lineSeparator().getBytes(config.charset());
     }
@@ -357,6 +359,59 @@ final class SocketTransport implements Transport {
     @Override
     public SocketAddress remoteAddress() {
         return socket.getRemoteSocketAddress();
+    }
+
+    /**
+     * The socket's output with the write timeout: a write to the socket still blocked when {@link
+     * TransportConfig#writeTimeout()} expires has the socket closed under it by a {@link WriteWatchdog}
+     * and fails with a {@link SocketTimeoutException}; the transport is closed from then on.
+     */
+    private final class TimedOutput extends OutputStream {
+        private final OutputStream raw;
+
+        TimedOutput(OutputStream raw) {
+            this.raw = raw;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            long timeout = config.writeTimeout().toNanos();
+            if (timeout <= 0) {
+                raw.write(b, off, len);
+                return;
+            }
+            WriteWatchdog.Watch watch = WriteWatchdog.watch(socket, timeout);
+            try {
+                raw.write(b, off, len);
+            } catch (IOException e) {
+                watch.cancel();
+                throw watch.expired() ? writeTimedOut(len, e) : e;
+            }
+            watch.cancel();
+            if (watch.expired()) {
+                // written, but the watch closed the socket meanwhile: nothing more can go out
+                throw writeTimedOut(len, null);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            raw.flush();
+        }
+    }
+
+    private SocketTimeoutException writeTimedOut(int len, IOException cause) {
+        SocketTimeoutException e = new SocketTimeoutException("write of " + len + " bytes to " + remoteAddress()
+                + " timed out after " + config.writeTimeout().toMillis() + " ms (writeTimeout); connection closed");
+        if (cause != null) {
+            e.initCause(cause);
+        }
+        return e;
     }
 
     @Override

@@ -154,6 +154,21 @@ public interface Transport extends Closeable {
     }
 
     /**
+     * Opens a hold on the memory of this transport's reads: until the returned hold is closed, each
+     * array that {@link #readFully(int)} returns stays counted against the transport's memory bound (a
+     * server's {@code InputBudget}), instead of only while it fills, so that what handlers keep of
+     * their requests is bounded across sessions, not only per session. A read that would take the
+     * total past the bound fails with an {@link IOException} naming the total and the limit, and only
+     * that read's session is concerned. Use it around a request: {@code try (MemoryHold h =
+     * transport.holdReads()) { ... read the request, answer it ... }}. Holds nest (close them in the
+     * reverse order); a closed transport releases what its holds counted. Never blocks and is not a
+     * suspension point. The default, for transports without a memory bound, counts nothing.
+     */
+    default MemoryHold holdReads() {
+        return dev.flow.internal.Holds.NONE;
+    }
+
+    /**
      * Discards exactly {@code n} bytes of input.
      *
      * @throws java.io.EOFException if the stream ends first
@@ -341,8 +356,10 @@ public interface Transport extends Closeable {
      * before a read has to wait for the socket. For sync mode on platform or virtual threads, and for
      * tests; it is not an asynchronous transport: in a flow its waits block the worker. The idle timeout
      * closes the connection when a read waits that long with nothing buffered; the request timeout
-     * bounds a read inside a request as on every Flow transport; the write timeout is not supported
-     * (blocking socket writes cannot time out).
+     * bounds a read inside a request as on every Flow transport; a write to the socket still blocked
+     * when the write timeout expires (the peer does not read) fails with a {@link
+     * java.net.SocketTimeoutException} naming it, and the connection is closed (a timer closes the
+     * socket under the blocked write).
      * Closing the transport closes the socket. Used by one thread at a time.
      *
      * @throws IOException if the socket is closed or not connected

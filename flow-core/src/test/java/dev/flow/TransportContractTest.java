@@ -670,6 +670,32 @@ public abstract class TransportContractTest {
         flush(access, c);
     }
 
+    /**
+     * Whether a write can be held back by a peer that does not read (true of every socket). An in-VM
+     * pipe never holds its writer back, so it has no write timeout to show; its test says so.
+     */
+    protected boolean peerCanHoldWritesBack() {
+        return true;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void aWriteHeldBackPastTheWriteTimeoutFailsAndClosesTheTransport(Access access) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(peerCanHoldWritesBack(), "the peer cannot hold writes back");
+        Connection c = open(TransportConfig.builder().writeTimeout(Duration.ofMillis(300)).build());
+        byte[] chunk = new byte[64 * 1024];
+        // The peer reads nothing: once the buffers between them are full, a write or flush waits.
+        // 64 MiB at most, more than any pair of socket buffers holds.
+        SocketTimeoutException e = assertThrows(SocketTimeoutException.class, () -> {
+            for (int i = 0; i < 1024; i++) {
+                write(access, c, chunk, 0, chunk.length);
+                flush(access, c);
+            }
+        });
+        assertTrue(e.getMessage().contains("timed out after 300 ms (writeTimeout)"), e.getMessage());
+        assertThrows(IOException.class, () -> writeLine(access, c, "late"), "the transport is closed");
+    }
+
     // ---------------------------------------------------------------- stream views (#9.1)
 
     @ParameterizedTest

@@ -932,14 +932,28 @@ public final class Awaits {
     /**
      * Reads exactly {@code n} bytes of {@code a} into a new array that grows as they arrive (see {@link
      * #EXACT_READ}), each growth first reserved with {@link AsyncTransport#reserveInputMemory}; released
-     * when the read ends, whatever way. {@link EOFException} if the stream ends first.
+     * when the read ends, whatever way, unless a {@linkplain AsyncTransport#holdingReads() hold} keeps
+     * it (under a hold, an array allocated at once is reserved too). {@link EOFException} if the stream
+     * ends first.
      */
     public static byte[] readFully(AsyncTransport a, int n, boolean suspend) throws IOException {
         checkLength(n);
+        boolean done = false;
         if (n <= EXACT_READ) {
-            byte[] b = new byte[n];
-            readFully(a, b, 0, n, suspend);
-            return b;
+            long held = n > 0 && a.holdingReads() ? n : 0;
+            if (held > 0) {
+                a.reserveInputMemory(held, n);
+            }
+            try {
+                byte[] b = new byte[n];
+                readFully(a, b, 0, n, suspend);
+                done = true;
+                return b;
+            } finally {
+                if (held > 0 && !(done && a.keepInputMemory(held))) {
+                    a.releaseInputMemory(held);
+                }
+            }
         }
         byte[] b = new byte[0];
         byte[] one = new byte[1];
@@ -974,9 +988,10 @@ public final class Awaits {
                 }
                 got += r;
             }
+            done = true;
             return b;
         } finally {
-            if (reserved > 0) {
+            if (reserved > 0 && !(done && a.keepInputMemory(reserved))) {
                 a.releaseInputMemory(reserved);
             }
         }

@@ -15,20 +15,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class FuturePoller {
 
-    private static final ScheduledThreadPoolExecutor TIMER = newTimer();
+    private static final ScheduledThreadPoolExecutor TIMER = DaemonTimers.create("flow-future-poller");
 
     private FuturePoller() {
-    }
-
-    private static ScheduledThreadPoolExecutor newTimer() {
-        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(0, r -> {
-            Thread th = new Thread(r, "flow-future-poller");
-            th.setDaemon(true);
-            return th;
-        });
-        t.setKeepAliveTime(1, TimeUnit.SECONDS);
-        t.setRemoveOnCancelPolicy(true);
-        return t;
     }
 
     static void poll(Future<?> f, Runnable action) {

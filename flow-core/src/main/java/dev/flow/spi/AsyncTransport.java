@@ -95,6 +95,24 @@ public interface AsyncTransport extends Transport {
     default void releaseInputMemory(long bytes) {
     }
 
+    /**
+     * Whether a {@link dev.flow.Transport#holdReads() hold} is open on a memory bound: then {@code
+     * readFully(int)} reserves even the arrays it allocates at once, and hands its reservation to the
+     * hold with {@link #keepInputMemory(long)} when it returns. Default: {@code false}.
+     */
+    default boolean holdingReads() {
+        return false;
+    }
+
+    /**
+     * Hands {@code bytes} reserved with {@link #reserveInputMemory(long, long)} to the innermost open
+     * hold, which releases them when it closes; returns {@code false} if no hold took them (the caller
+     * then releases them). Default: {@code false}.
+     */
+    default boolean keepInputMemory(long bytes) {
+        return false;
+    }
+
     /** Returns whether the input has ended (the peer closed or the transport failed or closed). */
     boolean isInputClosed();
 

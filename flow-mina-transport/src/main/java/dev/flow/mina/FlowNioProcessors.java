@@ -1,12 +1,18 @@
 package dev.flow.mina;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.util.AbstractQueue;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.polling.AbstractPollingIoProcessor;
 import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.transport.socket.nio.NioProcessor;
@@ -25,6 +31,12 @@ final class FlowNioProcessors {
 
     /** The system property that selects the processor: {@code flow} (the default) or {@code mina}. */
     static final String PROCESSOR_PROPERTY = "flow.mina.processor";
+
+    /**
+     * The most new sessions a processor registers (and fires {@code sessionCreated} and {@code
+     * sessionOpened} for) in one turn of its loop, before it reads its established sessions: 16.
+     */
+    static final int NEW_SESSIONS_PER_TURN = 16;
 
     /** MINA's default pool size: the number of processors plus one. */
     static final int DEFAULT_SIZE = Runtime.getRuntime().availableProcessors() + 1;
@@ -81,6 +93,13 @@ final class FlowNioProcessors {
      * been read once, so a peer that reset before that read has been seen (the session is closing). The
      * next selection does not block while such tasks wait.
      *
+     * <p><b>New sessions per turn.</b> MINA's loop registers every session queued on the processor in
+     * one turn, before it reads the sessions it has: under a flood of new connections (a reset flood),
+     * an established session's request waits behind hundreds of registrations, session creations and
+     * handler starts. This one registers at most {@link #NEW_SESSIONS_PER_TURN} per turn; the rest wait
+     * in the queue for the next turns, whose selections do not block while sessions wait, so the
+     * established sessions are read between batches of new ones.
+     *
      * <p>Public only because MINA's {@link SimpleIoProcessorPool} calls its constructor by reflection;
      * its enclosing class keeps it out of reach of other packages.
      *
@@ -115,10 +134,33 @@ final class FlowNioProcessors {
 
         private final AtomicLong selectorWakeups = new AtomicLong();
         private final AtomicLong readCalls = new AtomicLong();
+        private final AtomicLong spinChecks = new AtomicLong();
+        private final AtomicLong newSelectors = new AtomicLong();
+
+        /** MINA's queue of new sessions, with a budget per turn; {@code null} if it could not be set. */
+        private final TurnBudgetQueue<NioSession> newSessions;
 
         /** A processor on {@code executor} (called by {@link SimpleIoProcessorPool}). */
         public FlowNioProcessor(Executor executor) {
             super(executor);
+            this.newSessions = budgetNewSessions(this, NEW_SESSIONS_PER_TURN);
+        }
+
+        /**
+         * Replaces MINA's private queue of new sessions of {@code processor} (empty: the processor has
+         * just been built) by one that hands out at most {@code perTurn} sessions per turn; returns it,
+         * or {@code null} (MINA's queue stays, unbounded) if MINA's field is not there.
+         */
+        private static TurnBudgetQueue<NioSession> budgetNewSessions(FlowNioProcessor processor, int perTurn) {
+            try {
+                Field f = AbstractPollingIoProcessor.class.getDeclaredField("newSessions");
+                f.setAccessible(true);
+                TurnBudgetQueue<NioSession> q = new TurnBudgetQueue<>(perTurn);
+                f.set(processor, q);
+                return q;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
         }
 
         /**
@@ -127,7 +169,7 @@ final class FlowNioProcessors {
          */
         @Override
         protected int select(long timeout) throws Exception {
-            return deferredWakeupTaken() | tasksWaiting() ? selectNow() : super.select(timeout);
+            return selectsNow() ? selectNow() : super.select(timeout);
         }
 
         /**
@@ -136,7 +178,48 @@ final class FlowNioProcessors {
          */
         @Override
         protected int select() throws Exception {
-            return deferredWakeupTaken() | tasksWaiting() ? selectNow() : super.select();
+            return selectsNow() ? selectNow() : super.select();
+        }
+
+        /**
+         * Runs the tasks due and starts a new turn of the budget of new sessions; returns whether the
+         * selection must not block: a wake-up was deferred, tasks wait for the next read, or new
+         * sessions wait in the queue. In the last two cases the loop is marked as woken, as a wake-up
+         * would have: MINA's loop takes a selection that returns nothing within 100 ms without a wake-up
+         * for a spinning selector, checks every registered channel ({@code isBrokenConnection}) and,
+         * the eleventh time in a row, moves every channel to a new selector.
+         */
+        private boolean selectsNow() {
+            enterLoop();
+            boolean waiting = tasksWaiting() | newSessionsWaiting();
+            if (waiting) {
+                wakeupCalled.set(true);
+            }
+            // after the tasks: a task that writes defers its wake-up
+            return deferredWakeupTaken() | waiting;
+        }
+
+        /** Starts a new turn of the budget of new sessions; returns whether sessions wait in the queue. */
+        private boolean newSessionsWaiting() {
+            if (newSessions == null) {
+                return false;
+            }
+            newSessions.newTurn();
+            return !newSessions.isEmpty();
+        }
+
+        /** Counts MINA's check for a spinning selector, then makes it. */
+        @Override
+        protected boolean isBrokenConnection() throws IOException {
+            spinChecks.incrementAndGet();
+            return super.isBrokenConnection();
+        }
+
+        /** Counts MINA's move of every channel to a new selector, then makes it. */
+        @Override
+        protected void registerNewSelector() throws IOException {
+            newSelectors.incrementAndGet();
+            super.registerNewSelector();
         }
 
         /**
@@ -186,12 +269,16 @@ final class FlowNioProcessors {
             return true;
         }
 
-        private boolean deferredWakeupTaken() {
+        /** Notes that the loop runs on the calling thread (see {@link #current()}). */
+        private void enterLoop() {
             Thread current = Thread.currentThread();
             if (loopThread != current || LOOP.get() != this) {
                 LOOP.set(this);
             }
             loopThread = current;
+        }
+
+        private boolean deferredWakeupTaken() {
             if (wakeupDeferred) {
                 wakeupDeferred = false;
                 return true;
@@ -256,9 +343,86 @@ final class FlowNioProcessors {
             return selectorWakeups.get();
         }
 
+        /** The number of MINA's checks for a spinning selector so far (for tests). */
+        long spinChecks() {
+            return spinChecks.get();
+        }
+
+        /** The number of times MINA moved every channel to a new selector so far (for tests). */
+        long newSelectors() {
+            return newSelectors.get();
+        }
+
         /** The number of real {@code read} calls on a channel so far (for tests). */
         long readCalls() {
             return readCalls.get();
+        }
+    }
+
+    /**
+     * A queue that hands out at most {@code perTurn} elements by {@link #poll()} between two calls of
+     * {@link #newTurn()}; everything else is the concurrent queue's. {@link #newTurn()} and {@link #poll()}
+     * are called by the processor's loop thread only; the rest on any thread.
+     */
+    static final class TurnBudgetQueue<E> extends AbstractQueue<E> {
+        private final Queue<E> queue = new ConcurrentLinkedQueue<>();
+        private final int perTurn;
+        /** Elements polled since the last {@link #newTurn()}; loop thread only. */
+        private int polled;
+
+        TurnBudgetQueue(int perTurn) {
+            if (perTurn < 1) {
+                throw new IllegalArgumentException("perTurn: " + perTurn + " (expected: > 0)");
+            }
+            this.perTurn = perTurn;
+        }
+
+        /** Restores the budget of this turn. */
+        void newTurn() {
+            polled = 0;
+        }
+
+        /** The head, or {@code null} if the queue is empty or this turn's budget is spent. */
+        @Override
+        public E poll() {
+            if (polled >= perTurn) {
+                return null;
+            }
+            E e = queue.poll();
+            if (e != null) {
+                polled++;
+            }
+            return e;
+        }
+
+        @Override
+        public boolean offer(E e) {
+            return queue.offer(e);
+        }
+
+        @Override
+        public E peek() {
+            return queue.peek();
+        }
+
+        @Override
+        public boolean remove(Object o) {
+            return queue.remove(o);
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return queue.isEmpty();
+        }
+
+        @Override
+        public int size() {
+            return queue.size();
+        }
+
+        @Override
+        public Iterator<E> iterator() {
+            return queue.iterator();
         }
     }
 }

@@ -4,6 +4,7 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.LineTooLongException;
+import dev.flow.MemoryBudgetExceededException;
 import dev.flow.SessionOutcome;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
@@ -720,12 +721,17 @@ public final class FlowServer implements AutoCloseable {
      */
     private static boolean byPeer(Throwable cause) {
         return cause instanceof IOException && !(cause instanceof SocketTimeoutException)
-                && !(cause instanceof LineTooLongException) && !(cause instanceof CharacterCodingException);
+                && !(cause instanceof LineTooLongException) && !(cause instanceof CharacterCodingException)
+                && !(cause instanceof MemoryBudgetExceededException);
     }
 
-    /** Whether a handler's {@code failure} is a peer breaking the protocol: a too-long line, bad encoding. */
+    /**
+     * Whether a handler's {@code failure} is a peer breaking the protocol: a too-long line, bad encoding,
+     * a request that needs more than the input budget has left.
+     */
     private static boolean byPeersProtocol(Throwable failure) {
-        return causedBy(failure, LineTooLongException.class, CharacterCodingException.class);
+        return causedBy(failure, LineTooLongException.class, CharacterCodingException.class,
+                MemoryBudgetExceededException.class);
     }
 
     private void end(Session s, Outcome outcome, Throwable failure) {

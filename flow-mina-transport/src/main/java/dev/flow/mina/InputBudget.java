@@ -1,5 +1,6 @@
 package dev.flow.mina;
 
+import dev.flow.MemoryBudgetExceededException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -21,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (buffered input and reservations) stays within three quarters of the cap, so reservations alone never
  * suspend reading; otherwise that read fails at once with an {@link java.io.IOException} naming the
  * read, the total and the limit, and only its session ends. A read releases its reservation when it
- * returns or fails.
+ * returns or fails, or, under a {@linkplain dev.flow.Transport#holdReads() hold}, when the hold closes:
+ * then even arrays allocated at once are reserved, so the bytes handlers keep of their requests count
+ * here too.
  *
  * <p>Thread-safe; charging and releasing are single atomic operations.
  */
@@ -64,7 +67,7 @@ public final class InputBudget {
         return used.get();
     }
 
-    /** The bytes reserved now by declared-length reads in progress (part of {@link #usedBytes()}). */
+    /** The bytes reserved now by declared-length reads in progress and by holds (part of {@link #usedBytes()}). */
     public long reservedBytes() {
         return reserved.get();
     }
@@ -73,16 +76,16 @@ public final class InputBudget {
      * Reserves {@code bytes} for the array of a declared-length read of {@code declared} bytes by {@code
      * t}, if the total stays within three quarters of the cap.
      *
-     * @throws java.io.IOException naming the read, the total and the limit, if it would not
+     * @throws MemoryBudgetExceededException naming the read, the total and the limit, if it would not
      */
-    void reserve(MinaTransport t, long bytes, long declared) throws java.io.IOException {
+    void reserve(MinaTransport t, long bytes, long declared) throws MemoryBudgetExceededException {
         for (;;) {
             long u = used.get();
             if (u + bytes > resumeBelow) {
-                throw new java.io.IOException("input budget exhausted: readFully(" + declared + ") from "
+                throw new MemoryBudgetExceededException("input budget exhausted: readFully(" + declared + ") from "
                         + t.remoteAddress() + " needs " + bytes + " more bytes with " + u + " of " + maxBytes
-                        + " bytes in use (expected: at most " + resumeBelow
-                        + " for declared lengths, three quarters of the InputBudget)");
+                        + " bytes in use, " + reserved.get() + " of them by reads and holds (expected: at most "
+                        + resumeBelow + " for declared lengths and holds, three quarters of the InputBudget)", u, resumeBelow);
             }
             if (used.compareAndSet(u, u + bytes)) {
                 reserved.addAndGet(bytes);

@@ -4,10 +4,12 @@ import dev.flow.Deadline;
 import dev.flow.Line;
 import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
+import dev.flow.MemoryHold;
 import dev.flow.TlsUpgrade;
 import dev.flow.SessionOutcome;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
+import dev.flow.internal.Holds;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.ByteScanner;
@@ -139,6 +141,14 @@ public final class MinaTransport implements AsyncTransport {
             java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** Bytes charged to the budget: the buffer's size when last accounted. */
     private long charged;
+    /** Guards {@link #held}, {@link #openHolds} and {@link #holdsReleased}. */
+    private final Object holdLock = new Object();
+    /** Bytes of returned {@code readFully} arrays that open holds keep charged to the budget. */
+    private long held;
+    /** Open holds; written under {@link #holdLock}, read without it by {@link #holdingReads()}. */
+    private volatile int openHolds;
+    /** Whether the transport closed and released its holds' bytes. */
+    private boolean holdsReleased;
     /** Whether the unread input went above the high-water mark and has not dropped below the low one. */
     private boolean overHighWater;
     /** Whether this transport is registered with the budget for a wake-up. */
@@ -343,6 +353,89 @@ public final class MinaTransport implements AsyncTransport {
         }
     }
 
+    /**
+     * Opens a hold on the memory of this transport's reads (see {@link dev.flow.Transport#holdReads()}):
+     * with an input budget, the arrays {@code readFully(int)} returns stay charged there until the hold
+     * closes; without one, a hold that counts nothing. Never blocks; on the handler's thread.
+     */
+    @Override
+    public MemoryHold holdReads() {
+        if (budget == null) {
+            return Holds.NONE;
+        }
+        synchronized (holdLock) {
+            openHolds++;
+            return new Hold(held);
+        }
+    }
+
+    /** Whether a hold is open; one volatile read (every small {@code readFully} asks). */
+    @Override
+    public boolean holdingReads() {
+        return openHolds > 0;
+    }
+
+    @Override
+    public boolean keepInputMemory(long bytes) {
+        synchronized (holdLock) {
+            if (openHolds == 0 || holdsReleased) {
+                return false;
+            }
+            held += bytes;
+            return true;
+        }
+    }
+
+    /** Releases what the holds of this transport count; later holds count nothing. Any thread. */
+    private void releaseHolds() {
+        long release;
+        synchronized (holdLock) {
+            holdsReleased = true;
+            release = held;
+            held = 0;
+        }
+        releaseInputMemory(release);
+    }
+
+    /** A hold opened when {@link #held} was {@link #mark}; releases what was kept since. */
+    private final class Hold implements MemoryHold {
+        private final long mark;
+        private boolean closed;
+
+        Hold(long mark) {
+            this.mark = mark;
+        }
+
+        @Override
+        public long bytes() {
+            synchronized (holdLock) {
+                return closed ? 0 : Math.max(0, held - mark);
+            }
+        }
+
+        @Override
+        public void close() {
+            long release;
+            synchronized (holdLock) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                openHolds--;
+                release = Math.max(0, held - mark);
+                held = Math.min(held, mark);
+            }
+            if (release > 0) {
+                releaseInputMemory(release);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "MemoryHold[" + bytes() + " bytes of " + MinaTransport.this + "]";
+        }
+    }
+
     /** Discards exactly {@code n} bytes; blocks (a suspension point in instrumented code). */
     @Override
     public void skip(long n) throws IOException {
@@ -401,6 +494,7 @@ public final class MinaTransport implements AsyncTransport {
             s = takeWaiter();
         }
         settle(delta);
+        releaseHolds();
         if (s != null) {
             s.complete();
         }

@@ -1,6 +1,7 @@
 package dev.flow.mina;
 
 import dev.flow.LineTerminator;
+import dev.flow.MemoryHold;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
 import dev.flow.spi.AsyncTransport;
@@ -210,6 +211,21 @@ final class SocketTransport implements AsyncTransport {
     @Override
     public void releaseInputMemory(long bytes) {
         t.releaseInputMemory(bytes);
+    }
+
+    @Override
+    public MemoryHold holdReads() {
+        return t.holdReads();
+    }
+
+    @Override
+    public boolean holdingReads() {
+        return t.holdingReads();
+    }
+
+    @Override
+    public boolean keepInputMemory(long bytes) {
+        return t.keepInputMemory(bytes);
     }
 
     @Override

@@ -204,6 +204,20 @@ class FlowNioProcessorTest {
                 "read calls for " + ROUNDS + " one-byte read events");
     }
 
+    /**
+     * Each echo is written by a task run after the next read ({@link FlowNioProcessor#afterNextRead}),
+     * so each round trip has one selection that returns at once with nothing ready (the peer waits for
+     * its echo): MINA's loop must not take it for a spinning selector, which checks every channel and,
+     * the eleventh time in a row, moves them all to a new selector.
+     */
+    @Test
+    void aSelectionThatReturnsAtOnceForTasksIsNotTakenForASpinningSelector() throws Exception {
+        long spins = countDuringRoundTrips((session, buf) -> FlowNioProcessor.current().afterNextRead(() -> session.write(buf)),
+                ROUNDS, processor::spinChecks);
+        assertEquals(0, spins, "spinning-selector checks in " + ROUNDS + " round trips");
+        assertEquals(0, processor.newSelectors(), "new selectors");
+    }
+
     @Test
     void theEndOfStreamRightAfterDataIsStillDelivered() throws Exception {
         Socket peer = peer(serve((session, buf) -> {

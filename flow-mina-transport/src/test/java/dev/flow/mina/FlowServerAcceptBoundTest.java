@@ -8,6 +8,8 @@ import dev.flow.FlowScheduler;
 import dev.flow.loader.ContinuationClassLoader;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +40,7 @@ class FlowServerAcceptBoundTest {
 
     private static final int BURST = 600;
     private static final int MAX_STARTING = 50;
+    private static final int QUEUED = 200;
     private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
             .include("flowtest.mina").strict(true).build();
 
@@ -94,6 +98,97 @@ class FlowServerAcceptBoundTest {
         Conditions.await("every session to end", () -> server.stats().completed() == BURST, Duration.ofSeconds(30),
                 () -> server.stats().toString());
         assertTrue(server.startingSessionsPeak() <= MAX_STARTING, "peak " + server.startingSessionsPeak());
+        assertEquals(0, server.startingSessions());
+    }
+
+    /**
+     * An established session's request is read before the I/O thread has registered every new session
+     * queued on it: its only I/O thread is held by one new session's registration while a child JVM
+     * opens {@value #QUEUED} more connections and the established session sends a line; once released,
+     * the thread registers at most {@link FlowNioProcessors#NEW_SESSIONS_PER_TURN} new sessions per turn
+     * and reads the established session in the turn after the held one (MINA's loop registered all of
+     * them first). Every session is served afterwards.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void anEstablishedSessionIsReadBetweenBatchesOfQueuedNewSessions(ServerMode mode) throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger created = new AtomicInteger();
+        AtomicInteger opened = new AtomicInteger();
+        AtomicInteger openedAtRequest = new AtomicInteger(-1);
+        AtomicBoolean greeted = new AtomicBoolean();
+        Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+        FlowServer server = mode.builder(scheduler)
+                .ioProcessors(1)
+                .maxStartingSessions(10 * QUEUED)
+                .filter("order", new IoFilterAdapter() {
+                    @Override
+                    public void sessionCreated(NextFilter next, IoSession session) throws Exception {
+                        int n = created.incrementAndGet();
+                        session.setAttribute("n", n);
+                        if (n == 2) {
+                            held.countDown();
+                            if (!release.await(60, TimeUnit.SECONDS)) {
+                                throw new IllegalStateException("not released within 60 s");
+                            }
+                        }
+                        next.sessionCreated(session);
+                    }
+
+                    @Override
+                    public void sessionOpened(NextFilter next, IoSession session) throws Exception {
+                        opened.incrementAndGet();
+                        next.sessionOpened(session);
+                    }
+
+                    @Override
+                    public void messageReceived(NextFilter next, IoSession session, Object message) throws Exception {
+                        // the established session's second line, after its greeting
+                        if (Integer.valueOf(1).equals(session.getAttribute("n")) && greeted.getAndSet(true)) {
+                            openedAtRequest.compareAndSet(-1, opened.get());
+                        }
+                        next.messageReceived(session, message);
+                    }
+                })
+                .handler(LOADER, "flowtest.mina.LineEcho", outcomes)
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        int port = ((InetSocketAddress) server.localAddress()).getPort();
+        try (Socket established = new Socket(Pairs.LOOPBACK, port); Socket holder = new Socket()) {
+            established.setSoTimeout(30_000);
+            OutputStream out = established.getOutputStream();
+            BufferedReader in = new BufferedReader(new InputStreamReader(established.getInputStream(), StandardCharsets.US_ASCII));
+            out.write("hello\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertEquals("hello", in.readLine(), "the established session's first echo");
+            holder.connect(new InetSocketAddress(Pairs.LOOPBACK, port), 10_000);
+            assertTrue(held.await(10, TimeUnit.SECONDS), "the I/O thread held by the second session");
+            Process client = burst(port, QUEUED);
+            try (BufferedReader burstOut = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+                try {
+                    assertEquals("connected " + QUEUED, burstOut.readLine(), "the client's connects");
+                    Conditions.await("every connection to be accepted and queued", () -> server.startingSessions() >= QUEUED + 1,
+                            Duration.ofSeconds(10), () -> "(starting " + server.startingSessions() + ")");
+                    out.write("request\n".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                } finally {
+                    release.countDown();
+                }
+                assertEquals("request", in.readLine(), "the established session's answer");
+                int before = openedAtRequest.get();
+                assertTrue(before >= 2 && before <= 1 + 2 * FlowNioProcessors.NEW_SESSIONS_PER_TURN,
+                        "sessions opened when the established session's request was read: " + before + " (expected: 2.."
+                                + (1 + 2 * FlowNioProcessors.NEW_SESSIONS_PER_TURN) + "; " + (QUEUED + 2) + " if all queued went first)");
+                assertEquals("echoed " + QUEUED, burstOut.readLine(), "the client's echoes");
+            } finally {
+                if (!client.waitFor(30, TimeUnit.SECONDS)) {
+                    client.destroyForcibly().waitFor();
+                }
+            }
+        }
+        Conditions.await("every session to end", () -> server.stats().completed() == QUEUED + 2, Duration.ofSeconds(30),
+                () -> server.stats().toString());
         assertEquals(0, server.startingSessions());
     }
 

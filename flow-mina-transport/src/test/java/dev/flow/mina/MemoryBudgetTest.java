@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.MemoryBudgetExceededException;
+import dev.flow.MemoryHold;
 import dev.flow.TransportConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -67,14 +69,51 @@ class MemoryBudgetTest {
         IOException failure = assertInstanceOf(IOException.class, e.getCause());
         String m = failure.getMessage();
         assertTrue(m.startsWith("input budget exhausted: readFully(1048576) from "), m);
-        assertTrue(m.endsWith(" of 65536 bytes in use (expected: at most 49152 for declared lengths, three quarters"
-                + " of the InputBudget)"), m);
+        assertTrue(m.contains(" of 65536 bytes in use, "), m);
+        assertTrue(m.endsWith(" of them by reads and holds (expected: at most 49152 for declared lengths and holds,"
+                + " three quarters of the InputBudget)"), m);
         assertEquals(0, budget.reservedBytes(), "the failed read released its reservation: " + budget);
         a.transport.close(); // what a server does when the handler fails: its buffered input goes too
         assertEquals(0, budget.usedBytes(), budget.toString());
         b.peer.write("still served\n".getBytes(StandardCharsets.US_ASCII));
         assertEquals("still served", b.transport.readLine());
         assertArrayEquals(new byte[] {1, 2, 3}, readThree(b));
+    }
+
+    @Test
+    void readsUnderAHoldStayChargedUntilTheHoldClosesAndAReadPastTheBudgetFailsOnlyItsSession() throws Exception {
+        InputBudget budget = new InputBudget(64 * 1024);
+        Pairs.Pipe a = pairs.pipe(TransportConfig.DEFAULT, budget);
+        Pairs.Pipe b = pairs.pipe(TransportConfig.DEFAULT, budget);
+        byte[] kept;
+        try (MemoryHold hold = a.transport.holdReads()) {
+            a.peer.write(new byte[20_000]);
+            kept = a.transport.readFully(20_000);
+            a.peer.write(new byte[] {'\r', '\n'});
+            a.transport.readFully(2);
+            assertEquals(20_002, hold.bytes(), hold.toString());
+            assertEquals(20_002, budget.reservedBytes(), "what the hold keeps stays charged: " + budget);
+            try (MemoryHold other = b.transport.holdReads()) {
+                b.peer.write(new byte[30_000]);
+                MemoryBudgetExceededException e = assertThrows(MemoryBudgetExceededException.class,
+                        () -> b.transport.readFully(30_000));
+                assertTrue(e.getMessage().contains(" of 65536 bytes in use, ") && e.getMessage().contains("at most 49152"),
+                        e.getMessage());
+                assertEquals(49_152, e.limit());
+                assertEquals(0, other.bytes(), "the refused read keeps nothing");
+            }
+            assertEquals(20_002, budget.reservedBytes(), "the other session's refusal leaves this hold: " + budget);
+        }
+        assertEquals(20_000, kept.length);
+        assertEquals(0, budget.reservedBytes(), "closing the hold releases it: " + budget);
+        try (MemoryHold hold = a.transport.holdReads()) {
+            a.peer.write(new byte[5]);
+            a.transport.readFully(5);
+            a.transport.close(); // a server closes the transport when its handler ends, whatever way
+            assertEquals(0, budget.reservedBytes(), "closing the transport releases its holds: " + budget);
+            assertEquals(0, hold.bytes());
+        }
+        assertEquals(0, budget.reservedBytes(), budget.toString());
     }
 
     private static byte[] readThree(Pairs.Pipe p) throws Exception {

@@ -33,7 +33,9 @@ class RespCommandSizeTest {
     @ParameterizedTest
     @ValueSource(strings = {"sync", "continuation", "continuation-io-threads"})
     void aCommandWhoseBulkStringsExceedTheCommandLimitClosesItsSessionWithAProtocolError(String mode) throws Exception {
-        try (SampleProcess server = SampleProcess.of(RedisServer.class).jvm("-Xmx128m").args(Modes.args(mode)).start();
+        // 256 MiB: the input budget (a quarter) then lets holds take 48 MiB, past the 32 MiB command limit
+        // this test reaches; under 128 MiB the budget refuses the command first (RespHeldMemoryTest).
+        try (SampleProcess server = SampleProcess.of(RedisServer.class).jvm("-Xmx256m").args(Modes.args(mode)).start();
                 Socket peer = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             peer.setSoTimeout(20_000);
             OutputStream out = peer.getOutputStream();

@@ -2,6 +2,8 @@ package dev.flow.samples.redis.protocol;
 
 import dev.flow.LineTerminator;
 import dev.flow.LineTooLongException;
+import dev.flow.MemoryBudgetExceededException;
+import dev.flow.MemoryHold;
 import dev.flow.Transport;
 import dev.flow.samples.wire.OutputBuffer;
 import dev.flow.samples.redis.RedisLimits;
@@ -41,28 +43,40 @@ public final class RespSession implements Callable<Long> {
         this.limits = limits;
     }
 
-    /** Serves commands until QUIT, end of stream or a protocol error; returns the number of commands run. */
+    /**
+     * Serves commands until QUIT, end of stream, a protocol error or a command refused by the server's
+     * memory budget; returns the number of commands run. The bulk strings of each command are held
+     * against the server's memory budget ({@link Transport#holdReads()}) until its reply is written
+     * or batched, so that what all sessions hold together is bounded, not only one command.
+     */
     @Override
     public Long call() throws IOException {
         long commands = 0;
         try {
             for (;;) {
-                List<byte[]> args = readCommand();
-                if (args == null) {
-                    break;
+                try (MemoryHold command = transport.holdReads()) {
+                    List<byte[]> args = readCommand();
+                    if (args == null) {
+                        break;
+                    }
+                    transport.endRequest();
+                    if (args.isEmpty()) {
+                        continue;
+                    }
+                    commands++;
+                    if (!execute(args)) {
+                        break;
+                    }
+                    out.sendWhenDry(transport, BATCH_BYTES);
                 }
-                transport.endRequest();
-                if (args.isEmpty()) {
-                    continue;
-                }
-                commands++;
-                if (!execute(args)) {
-                    break;
-                }
-                out.sendWhenDry(transport, BATCH_BYTES);
             }
         } catch (ProtocolException e) {
             error("Protocol error: " + e.getMessage());
+        } catch (MemoryBudgetExceededException e) {
+            // answered, then failed: the server counts it among the peers' protocol errors, message and all
+            error(e.getMessage());
+            out.send(transport);
+            throw e;
         }
         out.send(transport);
         return commands;
