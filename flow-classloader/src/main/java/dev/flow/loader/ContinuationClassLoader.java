@@ -1,10 +1,13 @@
 package dev.flow.loader;
 
+import dev.flow.loader.internal.ClassCache;
 import dev.flow.loader.internal.Refusals;
 import dev.flow.loader.internal.Scope;
 import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.security.cert.Certificate;
@@ -64,6 +67,8 @@ public final class ContinuationClassLoader extends ClassLoader {
     private final List<String> includes;
     private final boolean strict;
     private final Scope scope;
+    /** The persistent cache of final class files, or {@code null}. */
+    private final ClassCache cache;
 
     private ContinuationClassLoader(Builder b) {
         super("flow-continuations", b.parent);
@@ -75,6 +80,8 @@ public final class ContinuationClassLoader extends ClassLoader {
         } catch (InstrumentationException e) {
             throw Refusals.recorded(e);
         }
+        Path dir = b.cacheSet ? b.cache : Builder.propertyCache();
+        this.cache = dir == null ? null : ClassCache.open(dir, b.parent, includes, List.copyOf(b.excludes), List.copyOf(b.points), strict);
     }
 
     /** Returns a builder. At least one package must be included. */
@@ -192,7 +199,7 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     private byte[] finalBytes(String internal) {
         try {
-            return scope.bytes(internal);
+            return cache == null ? scope.bytes(internal) : cache.bytes(internal, this, () -> scope.bytes(internal));
         } catch (InstrumentationException e) {
             throw Refusals.recorded(e);
         }
@@ -208,6 +215,16 @@ public final class ContinuationClassLoader extends ClassLoader {
         return scope.analysis();
     }
 
+    /** How many class files this loader rewrote or instrumented rather than took from its cache (for tests). */
+    int classFilesMade() {
+        return scope.classFilesMade();
+    }
+
+    /** The directory of this loader's cache entries, or {@code null} if it has no cache (for tests). */
+    Path cacheDirectory() {
+        return cache == null ? null : cache.directory();
+    }
+
     /** Whether the analysis found {@code owner.name+desc} suspendable (internal names). */
     boolean isSuspendable(String owner, String name, String desc) {
         return scope.isSuspendable(owner, name, desc);
@@ -220,13 +237,33 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     /** Builds a {@link ContinuationClassLoader}. Not thread-safe. */
     public static final class Builder {
+        /** The system property that turns the cache on where no builder says: a directory, or {@code default}. */
+        static final String CACHE_PROPERTY = "dev.flow.loader.cache";
+
         private final List<String> includes = new ArrayList<>();
         private final List<String> excludes = new ArrayList<>();
         private final List<SuspensionPoint> points = new ArrayList<>();
         private ClassLoader parent = defaultParent();
         private boolean strict;
+        private boolean cacheSet;
+        private Path cache;
 
         private Builder() {
+        }
+
+        /** The cache directory the system property names, or {@code null}. */
+        static Path propertyCache() {
+            String p = System.getProperty(CACHE_PROPERTY, "").trim();
+            if (p.isEmpty() || p.equals("off") || p.equals("false")) {
+                return null;
+            }
+            return p.equals("default") || p.equals("true") ? defaultCacheDirectory() : Paths.get(p);
+        }
+
+        private static Path defaultCacheDirectory() {
+            String xdg = System.getenv("XDG_CACHE_HOME");
+            Path base = xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
+            return base.resolve("flow").resolve("classes");
         }
 
         private static ClassLoader defaultParent() {
@@ -263,6 +300,53 @@ public final class ContinuationClassLoader extends ClassLoader {
          */
         public Builder strict(boolean strict) {
             this.strict = strict;
+            return this;
+        }
+
+        /**
+         * Keeps the final class files this loader defines in {@code directory}, and defines a class from
+         * there without analysing or instrumenting it when a loader built the same way over the same class
+         * files wrote it before (in this process or another).
+         *
+         * <p>An entry is used only under the key it was written with: the content of every class path
+         * entry of the parent loader and its ancestors (a jar by its entries' names, sizes and CRC-32s, a
+         * directory by its files' SHA-256s, and the jars their manifests name), Flow's own jars, the JDK
+         * (version, vendor, home), the included and excluded packages, the added suspension points and
+         * the mode. A class's instrumentation depends on the analysis of every class it calls, so a
+         * change to any jar gives every class a new key. A parent chain with a loader that is neither
+         * the application class loader nor a {@code URLClassLoader} over files and directories has no
+         * such key: the cache is then not used. An entry whose checksum, length, key or class does not
+         * match is ignored and written again. The pin sites of a class are registered again, and the
+         * warnings logged when it was first loaded are logged again, on every hit; a class refused in
+         * strict mode is never cached, so it is refused again.
+         *
+         * <p>Each key has a subdirectory of {@code directory}; entries are written to a temporary file and
+         * moved into place atomically, so processes may share the directory. Building a loader removes
+         * the subdirectories beyond the 32 most recently used and those unused for 30 days. A failure
+         * to read or write the cache is logged at debug level and the class is instrumented as without
+         * it.
+         *
+         * <p>Default: no cache, unless the system property {@code dev.flow.loader.cache} names a
+         * directory, or is {@code default} for {@link #defaultCache()}'s.
+         */
+        public Builder cacheDirectory(Path directory) {
+            this.cache = Objects.requireNonNull(directory, "directory");
+            this.cacheSet = true;
+            return this;
+        }
+
+        /**
+         * {@link #cacheDirectory} in {@code $XDG_CACHE_HOME/flow/classes}, or {@code ~/.cache/flow/classes}
+         * if that variable is not set.
+         */
+        public Builder defaultCache() {
+            return cacheDirectory(defaultCacheDirectory());
+        }
+
+        /** No persistent cache, whatever the system property {@code dev.flow.loader.cache} says. */
+        public Builder noCache() {
+            this.cache = null;
+            this.cacheSet = true;
             return this;
         }
 
