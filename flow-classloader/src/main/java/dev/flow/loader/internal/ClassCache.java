@@ -49,8 +49,11 @@ import org.slf4j.Logger;
  *
  * <p>The pin sites a class file names are ids registered in the process that wrote it; the entry keeps
  * what each site was registered with (and whether its warning was logged when the class was
- * prepared), and a hit registers them again, logs the same warnings, and puts the new ids into the
- * class. Refusals are not cached: a refused class is analysed again, and refused again.
+ * prepared), and a hit registers them again, logs the same warnings, and writes the new ids into the
+ * class file. To make that a copy and a few stores rather than a pass of ASM, a class that names
+ * sites is kept (and, with a cache, defined on a miss too) with each site's id in a constant-pool
+ * entry of its own ({@link SiteIds#patchable}), whose offset the entry records. Refusals are not
+ * cached: a refused class is analysed again, and refused again.
  *
  * <p>Entries are written to a temporary file and moved into place atomically, so that readers, and other
  * processes writing the same entry, never see a partial one. Each key has a directory; building a loader
@@ -63,7 +66,7 @@ public final class ClassCache {
     private static final Logger LOG = dev.flow.internal.Slf4j.logger(ClassCache.class);
     private static final int MAGIC = 0x464C4343;
     /** The entry layout; part of the key, so that another layout never reads this one. */
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
     private static final int KEPT_KEYS = 32;
     private static final Duration UNUSED = Duration.ofDays(30);
     private static final int DIGEST = 32;
@@ -174,8 +177,7 @@ public final class ClassCache {
         try (Pins.Recording r = Pins.recordReports(reported)) {
             b = compute.get();
         }
-        write(file, entryKey, internalName, b, reported);
-        return b;
+        return write(file, entryKey, internalName, b, reported);
     }
 
     private byte[] entryKey(String internalName) {
@@ -190,6 +192,8 @@ public final class ClassCache {
         final int id;
         final Object[] registration;
         boolean reported;
+        /** Where its id is in the class file (a {@code CONSTANT_Integer}'s value), or -1 if it is not. */
+        int offset = -1;
 
         Site(int id, Object[] registration) {
             this.id = id;
@@ -197,14 +201,32 @@ public final class ClassCache {
         }
     }
 
-    private void write(Path file, byte[] entryKey, String internalName, byte[] b, List<Integer> reported) {
+    /** Writes the entry of {@code b}; returns the class file to define, {@code b} or its patchable form. */
+    private byte[] write(Path file, byte[] entryKey, String internalName, byte[] b, List<Integer> reported) {
         Map<Integer, Site> sites = new LinkedHashMap<>();
         for (int id : SiteIds.in(b)) {
             sites.computeIfAbsent(id, k -> new Site(k, Pins.registration(k)));
         }
+        if (!sites.isEmpty()) {
+            Map<Integer, Integer> offsets = new HashMap<>();
+            byte[] patchable = SiteIds.patchable(b, sites.keySet(), offsets);
+            if (patchable == null) {
+                LOG.debug("class cache: the site ids of {} cannot be given entries of their own; not cached", internalName);
+                return b;
+            }
+            b = patchable;
+            for (Site s : sites.values()) {
+                s.offset = offsets.get(s.id);
+            }
+        }
         for (int id : reported) {
             sites.computeIfAbsent(id, k -> new Site(k, Pins.registration(k))).reported = true;
         }
+        store(file, entryKey, internalName, b, sites);
+        return b;
+    }
+
+    private void store(Path file, byte[] entryKey, String internalName, byte[] b, Map<Integer, Site> sites) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(b.length + 256);
         try (DataOutputStream out = new DataOutputStream(buf)) {
             out.writeInt(MAGIC);
@@ -218,7 +240,7 @@ public final class ClassCache {
                     LOG.debug("class cache: {} names pin site {}, which is not registered; not cached", internalName, s.id);
                     return;
                 }
-                out.writeInt(s.id);
+                out.writeInt(s.offset);
                 out.writeBoolean(s.reported);
                 out.writeUTF((String) r[0]);
                 out.writeUTF((String) r[1]);
@@ -279,7 +301,7 @@ public final class ClassCache {
             return invalid(file, "checksum mismatch");
         }
         List<Object[]> sites = new ArrayList<>();
-        List<Integer> oldIds = new ArrayList<>();
+        List<Integer> offsets = new ArrayList<>();
         List<Boolean> reported = new ArrayList<>();
         byte[] b;
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(all, 0, bodyLength))) {
@@ -293,7 +315,7 @@ public final class ClassCache {
             }
             int n = in.readInt();
             for (int i = 0; i < n; i++) {
-                oldIds.add(in.readInt());
+                offsets.add(in.readInt());
                 reported.add(in.readBoolean());
                 String className = in.readUTF();
                 String method = in.readUTF();
@@ -308,23 +330,37 @@ public final class ClassCache {
             if (in.available() != 0) {
                 return invalid(file, "trailing bytes");
             }
+            for (int off : offsets) {
+                if (off != -1 && (off < 1 || off + 4 > b.length || b[off - 1] != SiteIds.CONSTANT_INTEGER)) {
+                    return invalid(file, "site offset " + off + " is not an int constant");
+                }
+            }
         } catch (IOException | RuntimeException e) {
             return invalid(file, e.toString());
         }
-        Map<Integer, Integer> ids = new HashMap<>();
+        int[] ids = new int[sites.size()];
         try (Pins.Group g = Pins.openGroup(owner)) {
-            for (int i = 0; i < sites.size(); i++) {
+            for (int i = 0; i < ids.length; i++) {
                 Object[] r = sites.get(i);
-                ids.put(oldIds.get(i), Pins.register((String) r[0], (String) r[1], (Integer) r[2], (Pins.Reason) r[3],
-                        (String) r[4], (Boolean) r[5]));
+                ids[i] = Pins.register((String) r[0], (String) r[1], (Integer) r[2], (Pins.Reason) r[3], (String) r[4],
+                        (Boolean) r[5]);
             }
         }
-        for (int i = 0; i < sites.size(); i++) {
+        for (int i = 0; i < ids.length; i++) {
+            int off = offsets.get(i);
+            if (off != -1) {
+                b[off] = (byte) (ids[i] >>> 24);
+                b[off + 1] = (byte) (ids[i] >>> 16);
+                b[off + 2] = (byte) (ids[i] >>> 8);
+                b[off + 3] = (byte) ids[i];
+            }
+        }
+        for (int i = 0; i < ids.length; i++) {
             if (reported.get(i)) {
-                Pins.report(ids.get(oldIds.get(i)));
+                Pins.report(ids[i]);
             }
         }
-        return SiteIds.renumbered(b, ids);
+        return b;
     }
 
     /**
@@ -358,6 +394,10 @@ public final class ClassCache {
     /** The pin-site ids a class file names: an {@code ldc} of an int just before a call that takes a site. */
     static final class SiteIds {
         /** The runtime methods that take a site id, pushed just before the call (as in the build-time route). */
+        /** The tag of a {@code CONSTANT_Integer} constant-pool entry. */
+        static final int CONSTANT_INTEGER = 3;
+        /** The first value tried for the placeholders {@link #patchable} gives the sites' constants. */
+        private static final int PLACEHOLDERS = 0x5EED_0000;
         private static final List<String> CONSUMERS = List.of(Names.PINS + ".enter(I)I", "dev/flow/internal/Polling.unsuspendable(I)V",
                 "dev/flow/internal/Locks.locked(Ljava/lang/Object;I)V", "dev/flow/internal/Locks.tried(Ljava/lang/Object;ZI)Z");
 
@@ -376,25 +416,69 @@ public final class ClassCache {
             return out;
         }
 
-        /** {@code b} with each site id replaced as {@code ids} says; {@code b} itself if none changes. */
-        static byte[] renumbered(byte[] b, Map<Integer, Integer> ids) {
-            boolean same = true;
-            for (Map.Entry<Integer, Integer> e : ids.entrySet()) {
-                same &= e.getKey().equals(e.getValue());
-            }
-            if (same) {
-                return b;
-            }
+        /**
+         * {@code b} with the id of each site of {@code ids} in a {@code CONSTANT_Integer} entry that only the
+         * {@code ldc}s of that site use (a value no constant of {@code b} has, written back to the site's id),
+         * each entry's offset in the result put into {@code offsets} by id; {@code null} if there is no
+         * such range of values.
+         */
+        static byte[] patchable(byte[] b, java.util.Set<Integer> ids, Map<Integer, Integer> offsets) {
             ClassReader r = new ClassReader(b);
-            ClassWriter w = new ClassWriter(0);
-            r.accept(new Renumbering(w, id -> {
-                Integer n = ids.get(id);
-                if (n == null) {
-                    throw new IllegalStateException("pin site " + id + " of " + r.getClassName() + " is not in its cache entry");
+            java.util.Set<Integer> constants = new java.util.HashSet<>();
+            for (int i = 1; i < r.getItemCount(); i++) {
+                int off = r.getItem(i);
+                if (off > 0 && b[off - 1] == CONSTANT_INTEGER) {
+                    constants.add(r.readInt(off));
                 }
-                return n;
-            }), 0);
-            return w.toByteArray();
+            }
+            List<Integer> order = new ArrayList<>(ids);
+            int base = PLACEHOLDERS;
+            while (!free(constants, base, order.size())) {
+                base += 0x0100_0000;
+                if (base < PLACEHOLDERS) {
+                    return null;
+                }
+            }
+            Map<Integer, Integer> placeholder = new HashMap<>();
+            for (int k = 0; k < order.size(); k++) {
+                placeholder.put(order.get(k), base + k);
+            }
+            ClassWriter w = new ClassWriter(r, 0);
+            r.accept(new Renumbering(w, id -> placeholder.getOrDefault(id, id)), 0);
+            byte[] out = w.toByteArray();
+            ClassReader o = new ClassReader(out);
+            Map<Integer, Integer> byValue = new HashMap<>();
+            for (int i = 1; i < o.getItemCount(); i++) {
+                int off = o.getItem(i);
+                if (off > 0 && out[off - 1] == CONSTANT_INTEGER) {
+                    int v = o.readInt(off);
+                    if (v - base >= 0 && v - base < order.size() && byValue.put(v, off) != null) {
+                        return null;
+                    }
+                }
+            }
+            for (int k = 0; k < order.size(); k++) {
+                Integer off = byValue.get(base + k);
+                if (off == null) {
+                    return null;
+                }
+                int id = order.get(k);
+                offsets.put(id, off);
+                out[off] = (byte) (id >>> 24);
+                out[off + 1] = (byte) (id >>> 16);
+                out[off + 2] = (byte) (id >>> 8);
+                out[off + 3] = (byte) id;
+            }
+            return out;
+        }
+
+        private static boolean free(java.util.Set<Integer> constants, int base, int n) {
+            for (int k = 0; k < n; k++) {
+                if (constants.contains(base + k)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** Whether the constant pool names {@code Pins}, {@code Polling} or {@code Locks} at all (a cheap pre-check). */
