@@ -14,6 +14,7 @@ import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Loads the classes of chosen packages so that their blocking calls become suspension points,
@@ -66,22 +67,64 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     private final List<String> includes;
     private final boolean strict;
-    private final Scope scope;
+    private final ClassLoader source;
+    private final List<String> excludes;
+    private final List<SuspensionPoint> points;
+    /** Held while the scope is analysed. */
+    private final Object analysing = new Object();
+    /** The analysis; {@code null} until a class is not in the cache when the cache knew the scope. */
+    private volatile Scope scope;
+    /** The classes the scope defines but Flow's copies ({@link Scope#defined()}). */
+    private final Set<String> defined;
     /** The persistent cache of final class files, or {@code null}. */
     private final ClassCache cache;
 
     private ContinuationClassLoader(Builder b) {
         super("flow-continuations", b.parent);
         this.includes = List.copyOf(b.includes);
+        this.excludes = List.copyOf(b.excludes);
+        this.points = List.copyOf(b.points);
         this.strict = b.strict;
+        this.source = b.parent;
         dev.flow.internal.Exports.toUnnamedModuleOf(this);
-        try {
-            this.scope = Scope.analyse(b.parent, includes, b.excludes, b.points, strict, this);
-        } catch (InstrumentationException e) {
-            throw Refusals.recorded(e);
-        }
         Path dir = b.cacheSet ? b.cache : Builder.propertyCache();
-        this.cache = dir == null ? null : ClassCache.open(dir, b.parent, includes, List.copyOf(b.excludes), List.copyOf(b.points), strict);
+        this.cache = dir == null ? null : ClassCache.open(dir, b.parent, includes, excludes, points, strict);
+        Set<String> known = cache == null ? null : cache.defined();
+        if (known != null) {
+            this.defined = known;
+        } else {
+            Scope s = scope();
+            this.defined = s.defined();
+            if (cache != null) {
+                cache.recordDefined(defined);
+            }
+        }
+    }
+
+    /**
+     * The analysis of the scope, made now if it was not at build: a loader whose cache knew the scope
+     * analyses it only when a class is missing from the cache.
+     */
+    private Scope scope() {
+        Scope s = scope;
+        if (s == null) {
+            synchronized (analysing) {
+                s = scope;
+                if (s == null) {
+                    try {
+                        s = Scope.analyse(source, includes, excludes, points, strict, this);
+                    } catch (InstrumentationException e) {
+                        throw Refusals.recorded(e);
+                    }
+                    scope = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    private boolean defines(String internal) {
+        return defined.contains(internal) || Scope.isCopied(internal);
     }
 
     /** Returns a builder. At least one package must be included. */
@@ -110,7 +153,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     public <T> T newInstance(Class<T> type, String className, Object... args) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(className, "className");
-        if (!scope.defines(className.replace('.', '/'))) {
+        if (!defines(className.replace('.', '/'))) {
             throw new IllegalArgumentException("className: " + className + " (expected: a class in an included package "
                     + includes + ")");
         }
@@ -176,7 +219,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         String internal = name.replace('.', '/');
-        if (!scope.defines(internal)) {
+        if (!defines(internal)) {
             return super.loadClass(name, resolve);
         }
         synchronized (getClassLoadingLock(name)) {
@@ -199,7 +242,7 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     private byte[] finalBytes(String internal) {
         try {
-            return cache == null ? scope.bytes(internal) : cache.bytes(internal, this, () -> scope.bytes(internal));
+            return cache == null ? scope().bytes(internal) : cache.bytes(internal, this, () -> scope().bytes(internal));
         } catch (InstrumentationException e) {
             throw Refusals.recorded(e);
         }
@@ -212,12 +255,18 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     /** The analysis of this loader's scope, for tests that check it is collected with the loader. */
     Object analysis() {
-        return scope.analysis();
+        return scope().analysis();
+    }
+
+    /** Whether the scope has been analysed: not at build if the cache knew it, then when a class is missing (for tests). */
+    boolean isAnalysed() {
+        return scope != null;
     }
 
     /** How many class files this loader rewrote or instrumented rather than took from its cache (for tests). */
     int classFilesMade() {
-        return scope.classFilesMade();
+        Scope s = scope;
+        return s == null ? 0 : s.classFilesMade();
     }
 
     /** The directory of this loader's cache entries, or {@code null} if it has no cache (for tests). */
@@ -227,7 +276,7 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     /** Whether the analysis found {@code owner.name+desc} suspendable (internal names). */
     boolean isSuspendable(String owner, String name, String desc) {
-        return scope.isSuspendable(owner, name, desc);
+        return scope().isSuspendable(owner, name, desc);
     }
 
     @Override

@@ -63,10 +63,38 @@ class ClassCacheTest {
         ContinuationClassLoader first = cached().build();
         List<String> names = loadAll(first);
         assertTrue(first.classFilesMade() >= names.size(), "the first loader instruments every class it defines");
-        assertEquals(first.classFilesMade(), entries(first.cacheDirectory()).size(), "and caches each");
+        assertEquals(first.classFilesMade(), classEntries(first.cacheDirectory()).size(), "and caches each");
         ContinuationClassLoader second = cached().build();
         loadAll(second);
         assertEquals(0, second.classFilesMade(), "the second loader takes every class from the cache");
+    }
+
+    @Test
+    void loaderOverAScopeTheCacheKnowsAnalysesItOnlyWhenAClassIsMissing() throws Exception {
+        List<String> names = names();
+        ContinuationClassLoader first = cached().build();
+        assertTrue(first.isAnalysed(), "the first loader analyses the scope at build");
+        List<String> half = names.subList(0, names.size() / 2);
+        for (String n : half) {
+            Class.forName(n, false, first);
+        }
+        ContinuationClassLoader second = cached().build();
+        assertFalse(second.isAnalysed(), "the second loader knows the scope's classes from the cache");
+        for (String n : half) {
+            assertEquals(second, Class.forName(n, false, second).getClassLoader());
+        }
+        assertFalse(second.isAnalysed(), "every class it loaded was cached");
+        String missing = names.get(names.size() - 1);
+        Class.forName(missing, false, second);
+        assertTrue(second.isAnalysed(), "a class not cached is instrumented, so the scope is analysed");
+        ContinuationClassLoader plain = ContinuationClassLoader.builder().include(SCOPE).noCache().build();
+        List<String> a = new ArrayList<>();
+        List<String> b = new ArrayList<>();
+        assertArrayEquals(ClassCache.withoutSiteIds(plain.definedBytes(missing), b),
+                ClassCache.withoutSiteIds(second.definedBytes(missing), a));
+        assertEquals(b, a);
+        assertThrows(IllegalArgumentException.class, () -> cached().build().newInstance(Object.class, "flowtest.support.Async"),
+                "and knows which classes are not in scope");
     }
 
     @Test
@@ -183,7 +211,7 @@ class ClassCacheTest {
     void damagedOrTruncatedEntryIsIgnoredAndWrittenAgain() throws Exception {
         ContinuationClassLoader first = cached().build();
         List<String> names = loadAll(first);
-        List<Path> entries = entries(first.cacheDirectory());
+        List<Path> entries = classEntries(first.cacheDirectory());
         assertEquals(first.classFilesMade(), entries.size());
         damage(entries.get(0), b -> java.util.Arrays.copyOf(b, b.length / 2));
         damage(entries.get(1), b -> {
@@ -284,6 +312,20 @@ class ClassCacheTest {
         try (Stream<Path> s = Files.list(dir)) {
             return s.sorted().collect(Collectors.toList());
         }
+    }
+
+    /** The entries of classes: all but the one listing the scope's classes, named {@code /defined} in its header. */
+    private static List<Path> classEntries(Path dir) throws Exception {
+        List<Path> out = new ArrayList<>();
+        for (Path p : entries(dir)) {
+            try (java.io.DataInputStream in = new java.io.DataInputStream(Files.newInputStream(p))) {
+                in.skipNBytes(4 + 4 + 32);
+                if (!in.readUTF().equals("/defined")) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
     }
 
     private static void damage(Path entry, UnaryOperator<byte[]> how) throws Exception {

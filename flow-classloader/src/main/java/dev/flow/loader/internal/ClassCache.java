@@ -26,6 +26,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.HashSet;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.objectweb.asm.ClassReader;
@@ -70,6 +73,8 @@ public final class ClassCache {
     private static final int KEPT_KEYS = 32;
     private static final Duration UNUSED = Duration.ofDays(30);
     private static final int DIGEST = 32;
+    /** The name of the entry {@link #recordDefined} writes: no class has it. */
+    private static final String DEFINED = "/defined";
 
     private final Path dir;
     private final byte[] key;
@@ -167,7 +172,7 @@ public final class ClassCache {
      */
     public byte[] bytes(String internalName, Object owner, Supplier<byte[]> compute) {
         byte[] entryKey = entryKey(internalName);
-        Path file = dir.resolve(hex(entryKey, 20) + ".class-entry");
+        Path file = file(entryKey);
         byte[] hit = read(file, entryKey, internalName, owner);
         if (hit != null) {
             return hit;
@@ -185,6 +190,37 @@ public final class ClassCache {
         md.update(key);
         md.update(internalName.getBytes(StandardCharsets.UTF_8));
         return md.digest();
+    }
+
+    /**
+     * The classes a scope of this key defines ({@link Scope#defined()}), as recorded by {@link
+     * #recordDefined} when a loader of this key analysed it, or {@code null} if none did: with them, a
+     * loader can serve its cached classes without analysing the scope.
+     */
+    public Set<String> defined() {
+        byte[] entryKey = entryKey(DEFINED);
+        byte[] b = read(file(entryKey), entryKey, DEFINED, null);
+        if (b == null) {
+            return null;
+        }
+        Set<String> out = new HashSet<>();
+        for (String n : new String(b, StandardCharsets.UTF_8).split("\n")) {
+            if (!n.isEmpty()) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** Records the classes a scope of this key defines ({@link #defined()}). */
+    public void recordDefined(Set<String> names) {
+        byte[] entryKey = entryKey(DEFINED);
+        store(file(entryKey), entryKey, DEFINED, String.join("\n", new TreeSet<>(names)).getBytes(StandardCharsets.UTF_8),
+                Map.of());
+    }
+
+    private Path file(byte[] entryKey) {
+        return dir.resolve(hex(entryKey, 20) + ".class-entry");
     }
 
     /** A site as registered: what {@link Pins#registration} returns, with the id and whether it was reported. */
@@ -339,6 +375,9 @@ public final class ClassCache {
             return invalid(file, e.toString());
         }
         int[] ids = new int[sites.size()];
+        if (ids.length == 0) {
+            return b;
+        }
         try (Pins.Group g = Pins.openGroup(owner)) {
             for (int i = 0; i < ids.length; i++) {
                 Object[] r = sites.get(i);

@@ -113,6 +113,14 @@ public final class Scope {
     }
 
     /**
+     * Internal names of every class this scope defines but Flow's copies ({@link #copied()}): the included
+     * classes, the generated ones and the substitutes. Fixed once analysed.
+     */
+    public Set<String> defined() {
+        return instrumenter.definedClasses();
+    }
+
+    /**
      * Whether the scope defines {@code internalName}: an included class, a generated one, or one of
      * Flow's classes of which every scope defines its own instrumented copy.
      */
