@@ -26,7 +26,10 @@ import java.util.Set;
  * with {@link Builder#suspensionPoint}), infers which methods can reach one, and instruments only
  * those; every other class and method is left as it was. Classes outside the included packages
  * come from the parent loader. The analysis runs at {@link Builder#build()}; each class is rewritten
- * and instrumented when it is first loaded.
+ * and instrumented when it is first loaded. With a persistent cache ({@link Builder#cacheDirectory},
+ * off by default), a class a loader built the same way over the same class files defined before is
+ * defined from the cache instead, and a loader whose cache knows its scope analyses it only when a
+ * class is missing from the cache.
  *
  * <p>A suspension that would cross a frame that cannot be captured (a JDK callback such as {@code
  * List.forEach}, reflection, a constructor, a held monitor) blocks the worker thread instead and

@@ -388,10 +388,7 @@ public final class ClassCache {
         for (int i = 0; i < ids.length; i++) {
             int off = offsets.get(i);
             if (off != -1) {
-                b[off] = (byte) (ids[i] >>> 24);
-                b[off + 1] = (byte) (ids[i] >>> 16);
-                b[off + 2] = (byte) (ids[i] >>> 8);
-                b[off + 3] = (byte) ids[i];
+                SiteIds.putInt(b, off, ids[i]);
             }
         }
         for (int i = 0; i < ids.length; i++) {
@@ -503,12 +500,17 @@ public final class ClassCache {
                 }
                 int id = order.get(k);
                 offsets.put(id, off);
-                out[off] = (byte) (id >>> 24);
-                out[off + 1] = (byte) (id >>> 16);
-                out[off + 2] = (byte) (id >>> 8);
-                out[off + 3] = (byte) id;
+                putInt(out, off, id);
             }
             return out;
+        }
+
+        /** Writes {@code v} big-endian at {@code off}, as a class file holds an int. */
+        static void putInt(byte[] b, int off, int v) {
+            b[off] = (byte) (v >>> 24);
+            b[off + 1] = (byte) (v >>> 16);
+            b[off + 2] = (byte) (v >>> 8);
+            b[off + 3] = (byte) v;
         }
 
         private static boolean free(java.util.Set<Integer> constants, int base, int n) {
