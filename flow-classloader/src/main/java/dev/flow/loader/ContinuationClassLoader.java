@@ -362,9 +362,9 @@ public final class ContinuationClassLoader extends ClassLoader {
          *
          * <p>An entry is used only under the key it was written with: the content of every class path
          * entry of the parent loader and its ancestors (a jar by its entries' names, sizes and CRC-32s, a
-         * directory by its files' SHA-256s, and the jars their manifests name), Flow's own jars, the JDK
-         * (version, vendor, home), the included and excluded packages, the added suspension points and
-         * the mode. A class's instrumentation depends on the analysis of every class it calls, so a
+         * directory by its class files' and service lists' SHA-256s, and the jars their manifests
+         * name), Flow's own jars, the JDK (version, vendor, home), the included and excluded packages,
+         * the added suspension points and the mode. A class's instrumentation depends on the analysis of every class it calls, so a
          * change to any jar gives every class a new key. A parent chain with a loader that is neither
          * the application class loader nor a {@code URLClassLoader} over files and directories has no
          * such key: the cache is then not used. An entry whose checksum, length, key or class does not

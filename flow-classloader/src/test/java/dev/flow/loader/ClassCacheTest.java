@@ -13,12 +13,14 @@ import dev.flow.FlowScheduler;
 import dev.flow.SuspendPolicy;
 import dev.flow.internal.Pins;
 import dev.flow.loader.internal.ClassCache;
+import flowtest.support.ChildJvm;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -49,7 +51,7 @@ import org.objectweb.asm.Opcodes;
 class ClassCacheTest {
 
     /** Fixtures with pinned sites of every kind the rewriting registers (monitors, locks, callbacks, constructors). */
-    private static final String[] SCOPE = {"flowtest.conformance.pins", "flowtest.conformance.locks"};
+    static final String[] SCOPE = {"flowtest.conformance.pins", "flowtest.conformance.locks"};
 
     @TempDir
     Path tmp;
@@ -267,6 +269,44 @@ class ClassCacheTest {
     }
 
     @Test
+    void twoJvmsWritingOneCacheAtOnceLeaveOnlyValidEntries() throws Exception {
+        Path cache = tmp.resolve("cache");
+        Path go = tmp.resolve("go");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<ChildJvm>> jvms = new ArrayList<>();
+            List<Path> ready = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                Path r = tmp.resolve("ready-" + i);
+                ready.add(r);
+                jvms.add(pool.submit(() -> ChildJvm.run(List.of("-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                        CacheWriterJvm.class.getName(), cache.toString(), r.toString(), go.toString()), Duration.ofSeconds(180))));
+            }
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (!ready.stream().allMatch(Files::exists)) {
+                assertTrue(System.nanoTime() < deadline, "both JVMs built their loaders within 120 s");
+                assertTrue(jvms.stream().noneMatch(Future::isDone), "a JVM ended before it was told to start");
+                Thread.sleep(5);
+            }
+            Files.createFile(go);
+            for (Future<ChildJvm> f : jvms) {
+                ChildJvm j = f.get(200, TimeUnit.SECONDS);
+                assertEquals(0, j.exitCode, j::output);
+                assertNotNull(j.line("made "), j::output);
+            }
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        }
+        ContinuationClassLoader after = cached().build();
+        assertFalse(after.isAnalysed());
+        loadAll(after);
+        assertEquals(0, after.classFilesMade(), "every entry the two JVMs wrote is valid");
+        assertTrue(entries(after.cacheDirectory()).stream().allMatch(p -> p.toString().endsWith(".class-entry")),
+                "no temporary file left");
+    }
+
+    @Test
     void loaderWithoutCacheWritesNothing() throws Exception {
         ContinuationClassLoader loader = ContinuationClassLoader.builder().include(SCOPE).noCache().build();
         loadAll(loader);
@@ -288,7 +328,7 @@ class ClassCacheTest {
     }
 
     /** Loads every fixture class of {@link #SCOPE} through {@code loader}; returns their names. */
-    private static List<String> loadAll(ContinuationClassLoader loader) throws Exception {
+    static List<String> loadAll(ContinuationClassLoader loader) throws Exception {
         List<String> names = names();
         for (String n : names) {
             Class.forName(n, false, loader);

@@ -33,7 +33,7 @@ import java.util.zip.ZipEntry;
  * chain, Flow's own jars and its engine's, and the JDK. A jar is identified by its entries' names, sizes
  * and CRC-32 checksums (the jar's own record of its contents, read from its central directory without
  * inflating anything) and the jars its manifest's {@code Class-Path} names; a directory by the SHA-256
- * of each file under it; the JDK by its version, vendor and home. Within one process a file's identity
+ * of each class file and service provider list under it; the JDK by its version, vendor and home. Within one process a file's identity
  * is remembered while its size and modification time stay the same. Stateless but for that memo;
  * thread-safe.
  */
@@ -157,7 +157,7 @@ final class ClassPathKey {
         if (a.isDirectory()) {
             List<Path> files;
             try (Stream<Path> s = Files.walk(p)) {
-                files = s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
+                files = s.filter(f -> isRead(p.relativize(f))).filter(Files::isRegularFile).sorted().collect(Collectors.toList());
             }
             for (Path f : files) {
                 update(md, p.relativize(f).toString());
@@ -169,6 +169,16 @@ final class ClassPathKey {
         for (String cp : manifestClassPath(p)) {
             entry(md, p.getParent().resolve(cp).toAbsolutePath().normalize(), seen);
         }
+    }
+
+    /**
+     * Whether the analysis can read the file at {@code relative} in a class path directory: a class file or
+     * a service provider list ({@code META-INF/services/}). Other files (a build's reports beside its
+     * classes when the working directory is on the class path) change nothing the loader defines.
+     */
+    private static boolean isRead(Path relative) {
+        String r = relative.toString().replace(File.separatorChar, '/');
+        return r.endsWith(".class") || r.startsWith("META-INF/services/");
     }
 
     /** The identity of the jar (or other file) {@code p}: its entries' names, sizes and CRC-32s, else its bytes. */
