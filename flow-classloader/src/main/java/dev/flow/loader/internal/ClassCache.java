@@ -2,6 +2,7 @@ package dev.flow.loader.internal;
 
 import dev.flow.internal.Pins;
 import dev.flow.spi.SuspensionPoint;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -23,17 +24,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.HashSet;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.slf4j.Logger;
@@ -56,7 +60,8 @@ import org.slf4j.Logger;
  * class file. To make that a copy and a few stores rather than a pass of ASM, a class that names
  * sites is kept (and, with a cache, defined on a miss too) with each site's id in a constant-pool
  * entry of its own ({@link SiteIds#patchable}), whose offset the entry records. Refusals are not
- * cached: a refused class is analysed again, and refused again.
+ * cached: a refused class is analysed again, and refused again. One more entry per key lists the classes
+ * the scope defines ({@link #defined()}), so that a loader can serve its hits without analysing the scope.
  *
  * <p>Entries are written to a temporary file and moved into place atomically, so that readers, and other
  * processes writing the same entry, never see a partial one. Each key has a directory; building a loader
@@ -340,7 +345,7 @@ public final class ClassCache {
         List<Integer> offsets = new ArrayList<>();
         List<Boolean> reported = new ArrayList<>();
         byte[] b;
-        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(all, 0, bodyLength))) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all, 0, bodyLength))) {
             if (in.readInt() != MAGIC || in.readInt() != FORMAT) {
                 return invalid(file, "not an entry of this format");
             }
@@ -458,9 +463,9 @@ public final class ClassCache {
          * each entry's offset in the result put into {@code offsets} by id; {@code null} if there is no
          * such range of values.
          */
-        static byte[] patchable(byte[] b, java.util.Set<Integer> ids, Map<Integer, Integer> offsets) {
+        static byte[] patchable(byte[] b, Set<Integer> ids, Map<Integer, Integer> offsets) {
             ClassReader r = new ClassReader(b);
-            java.util.Set<Integer> constants = new java.util.HashSet<>();
+            Set<Integer> constants = new HashSet<>();
             for (int i = 1; i < r.getItemCount(); i++) {
                 int off = r.getItem(i);
                 if (off > 0 && b[off - 1] == CONSTANT_INTEGER) {
@@ -513,7 +518,7 @@ public final class ClassCache {
             b[off + 3] = (byte) v;
         }
 
-        private static boolean free(java.util.Set<Integer> constants, int base, int n) {
+        private static boolean free(Set<Integer> constants, int base, int n) {
             for (int k = 0; k < n; k++) {
                 if (constants.contains(base + k)) {
                     return false;
@@ -530,9 +535,9 @@ public final class ClassCache {
 
         /** Passes a class through, mapping the int of each {@code ldc} that pushes a site id. */
         private static final class Renumbering extends ClassVisitor {
-            private final java.util.function.IntUnaryOperator map;
+            private final IntUnaryOperator map;
 
-            Renumbering(ClassVisitor next, java.util.function.IntUnaryOperator map) {
+            Renumbering(ClassVisitor next, IntUnaryOperator map) {
                 super(Opcodes.ASM9, next);
                 this.map = map;
             }
@@ -604,19 +609,19 @@ public final class ClassCache {
                     }
 
                     @Override
-                    public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle bsm, Object... args) {
+                    public void visitInvokeDynamicInsn(String n, String d, Handle bsm, Object... args) {
                         flush();
                         super.visitInvokeDynamicInsn(n, d, bsm, args);
                     }
 
                     @Override
-                    public void visitJumpInsn(int opcode, org.objectweb.asm.Label label) {
+                    public void visitJumpInsn(int opcode, Label label) {
                         flush();
                         super.visitJumpInsn(opcode, label);
                     }
 
                     @Override
-                    public void visitLabel(org.objectweb.asm.Label label) {
+                    public void visitLabel(Label label) {
                         flush();
                         super.visitLabel(label);
                     }
@@ -628,13 +633,13 @@ public final class ClassCache {
                     }
 
                     @Override
-                    public void visitTableSwitchInsn(int min, int max, org.objectweb.asm.Label dflt, org.objectweb.asm.Label... labels) {
+                    public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
                         flush();
                         super.visitTableSwitchInsn(min, max, dflt, labels);
                     }
 
                     @Override
-                    public void visitLookupSwitchInsn(org.objectweb.asm.Label dflt, int[] keys, org.objectweb.asm.Label[] labels) {
+                    public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
                         flush();
                         super.visitLookupSwitchInsn(dflt, keys, labels);
                     }
@@ -652,7 +657,7 @@ public final class ClassCache {
                     }
 
                     @Override
-                    public void visitLineNumber(int line, org.objectweb.asm.Label start) {
+                    public void visitLineNumber(int line, Label start) {
                         flush();
                         super.visitLineNumber(line, start);
                     }
