@@ -1,7 +1,9 @@
 #!/bin/sh
 # Loader-build benchmark (dev.flow.bench.LoaderBuild) over real jar sets from the local Maven repository
 # (bench/pom.xml declares them test-scoped, so `mvn -pl bench -am verify` fetches them).
-# Usage: bench/loader-build.sh [jedis|net] [extra java options...]; JAVA, JAR and LOAD override the defaults.
+# Usage: bench/loader-build.sh [jedis|net] [extra java options...]; JAVA, JAR and LOAD override the defaults;
+# CACHE=<dir> builds the loader with its persistent class cache in <dir> (an empty directory: cold; one a
+# previous run filled: warm).
 set -eu
 M2=${M2:-$HOME/.m2/repository}
 JAVA=${JAVA:-java}
@@ -18,4 +20,4 @@ case "$set_name" in
     INCLUDE=org.apache.commons.net ;;
   *) echo "set: $set_name (expected: jedis or net)" >&2; exit 2 ;;
 esac
-exec "$JAVA" "$@" -cp "$JAR" dev.flow.bench.LoaderBuild --jars "$JARS" --include "$INCLUDE" --load "$LOAD"
+exec "$JAVA" "$@" -cp "$JAR" dev.flow.bench.LoaderBuild --jars "$JARS" --include "$INCLUDE" --load "$LOAD" ${CACHE:+--cache "$CACHE"}

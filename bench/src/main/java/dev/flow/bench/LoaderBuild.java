@@ -24,7 +24,7 @@ import java.util.jar.JarFile;
  * Measures building a {@link ContinuationClassLoader} over real jars, then loading classes through it.
  *
  * <pre>
- * java -cp target/benchmarks.jar dev.flow.bench.LoaderBuild --jars a.jar:b.jar --include com.a,com.b [--load 50]
+ * java -cp target/benchmarks.jar dev.flow.bench.LoaderBuild --jars a.jar:b.jar --include com.a,com.b [--load 50] [--cache dir]
  * </pre>
  *
  * <p>Prints, for the build: CPU time of the building thread and of the whole process, wall time, the
@@ -32,7 +32,11 @@ import java.util.jar.JarFile;
  * distinct class files the loader read through its parent (the jars). Then it loads {@code --load}
  * classes of the included packages, spread evenly over them (named in the output), through the loader
  * and, as the reference, through a plain {@link URLClassLoader} over the same jars, and prints the
- * time of each. Single-threaded: one build, one load pass, then exit.
+ * time of each. With {@code --cache}, the loader keeps its final class files in that directory ({@link
+ * ContinuationClassLoader.Builder#cacheDirectory}): an empty directory measures a cold cache (every class
+ * instrumented and written), one a previous run filled a warm one (every class read from it); the output
+ * says how many entries the directory held before and after. Single-threaded: one build, one load pass,
+ * then exit.
  */
 public final class LoaderBuild {
 
@@ -44,6 +48,7 @@ public final class LoaderBuild {
         List<Path> jars = new ArrayList<>();
         List<String> includes = new ArrayList<>();
         int load = 50;
+        Path cache = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--jars":
@@ -57,8 +62,11 @@ public final class LoaderBuild {
                 case "--load":
                     load = Integer.parseInt(args[++i]);
                     break;
+                case "--cache":
+                    cache = Paths.get(args[++i]);
+                    break;
                 default:
-                    throw new IllegalArgumentException("argument: " + args[i] + " (expected: --jars, --include or --load)");
+                    throw new IllegalArgumentException("argument: " + args[i] + " (expected: --jars, --include, --load or --cache)");
             }
         }
         if (jars.isEmpty() || includes.isEmpty()) {
@@ -81,8 +89,10 @@ public final class LoaderBuild {
         long cpu0 = threads.getCurrentThreadCpuTime();
         long proc0 = os.getProcessCpuTime();
         long wall0 = System.nanoTime();
-        ContinuationClassLoader loader = ContinuationClassLoader.builder()
-                .parent(parent).include(includes.toArray(new String[0])).build();
+        long entriesBefore = entries(cache);
+        ContinuationClassLoader.Builder builder = ContinuationClassLoader.builder()
+                .parent(parent).include(includes.toArray(new String[0]));
+        ContinuationClassLoader loader = (cache == null ? builder.noCache() : builder.cacheDirectory(cache)).build();
         long wall = System.nanoTime() - wall0;
         long proc = os.getProcessCpuTime() - proc0;
         long cpu = threads.getCurrentThreadCpuTime() - cpu0;
@@ -114,6 +124,7 @@ public final class LoaderBuild {
                 + " class files read in all %d%n",
                 sample.size(), loadCpu / 1e9, loadWall / 1e9, loadWall / 1e6 / Math.max(1, sample.size()), failed,
                 parent.read.size());
+        System.out.printf("cache: %s, %d entries before, %d after%n", cache == null ? "off" : cache, entriesBefore, entries(cache));
         try (URLClassLoader plain = new URLClassLoader(urls, LoaderBuild.class.getClassLoader())) {
             long p0 = System.nanoTime();
             long pc0 = threads.getCurrentThreadCpuTime();
@@ -130,6 +141,16 @@ public final class LoaderBuild {
                     sample.size(), plainCpu / 1e9, plainWall / 1e9, plainWall / 1e6 / Math.max(1, sample.size()));
         }
         System.out.println("loaded: " + sample);
+    }
+
+    /** The number of entries under the cache directory {@code dir} (0 without one). */
+    private static long entries(Path dir) throws IOException {
+        if (dir == null || !java.nio.file.Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(dir)) {
+            return s.filter(p -> p.toString().endsWith(".class-entry")).count();
+        }
     }
 
     /** Class names under the included packages in the jars, sorted. */

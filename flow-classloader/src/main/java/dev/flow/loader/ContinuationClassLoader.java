@@ -1,16 +1,20 @@
 package dev.flow.loader;
 
+import dev.flow.loader.internal.ClassCache;
 import dev.flow.loader.internal.Refusals;
 import dev.flow.loader.internal.Scope;
 import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Loads the classes of chosen packages so that their blocking calls become suspension points,
@@ -22,7 +26,10 @@ import java.util.Objects;
  * with {@link Builder#suspensionPoint}), infers which methods can reach one, and instruments only
  * those; every other class and method is left as it was. Classes outside the included packages
  * come from the parent loader. The analysis runs at {@link Builder#build()}; each class is rewritten
- * and instrumented when it is first loaded.
+ * and instrumented when it is first loaded. With a persistent cache ({@link Builder#cacheDirectory},
+ * off by default), a class a loader built the same way over the same class files defined before is
+ * defined from the cache instead, and a loader whose cache knows its scope analyses it only when a
+ * class is missing from the cache.
  *
  * <p>A suspension that would cross a frame that cannot be captured (a JDK callback such as {@code
  * List.forEach}, reflection, a constructor, a held monitor) blocks the worker thread instead and
@@ -63,18 +70,64 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     private final List<String> includes;
     private final boolean strict;
-    private final Scope scope;
+    private final ClassLoader source;
+    private final List<String> excludes;
+    private final List<SuspensionPoint> points;
+    /** Held while the scope is analysed. */
+    private final Object analysing = new Object();
+    /** The analysis; {@code null} until a class is not in the cache when the cache knew the scope. */
+    private volatile Scope scope;
+    /** The classes the scope defines but Flow's copies ({@link Scope#defined()}). */
+    private final Set<String> defined;
+    /** The persistent cache of final class files, or {@code null}. */
+    private final ClassCache cache;
 
     private ContinuationClassLoader(Builder b) {
         super("flow-continuations", b.parent);
         this.includes = List.copyOf(b.includes);
+        this.excludes = List.copyOf(b.excludes);
+        this.points = List.copyOf(b.points);
         this.strict = b.strict;
+        this.source = b.parent;
         dev.flow.internal.Exports.toUnnamedModuleOf(this);
-        try {
-            this.scope = Scope.analyse(b.parent, includes, b.excludes, b.points, strict, this);
-        } catch (InstrumentationException e) {
-            throw Refusals.recorded(e);
+        Path dir = b.cacheSet ? b.cache : Builder.propertyCache();
+        this.cache = dir == null ? null : ClassCache.open(dir, b.parent, includes, excludes, points, strict);
+        Set<String> known = cache == null ? null : cache.defined();
+        if (known != null) {
+            this.defined = known;
+        } else {
+            Scope s = scope();
+            this.defined = s.defined();
+            if (cache != null) {
+                cache.recordDefined(defined);
+            }
         }
+    }
+
+    /**
+     * The analysis of the scope, made now if it was not at build: a loader whose cache knew the scope
+     * analyses it only when a class is missing from the cache.
+     */
+    private Scope scope() {
+        Scope s = scope;
+        if (s == null) {
+            synchronized (analysing) {
+                s = scope;
+                if (s == null) {
+                    try {
+                        s = Scope.analyse(source, includes, excludes, points, strict, this);
+                    } catch (InstrumentationException e) {
+                        throw Refusals.recorded(e);
+                    }
+                    scope = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    private boolean defines(String internal) {
+        return defined.contains(internal) || Scope.isCopied(internal);
     }
 
     /** Returns a builder. At least one package must be included. */
@@ -103,7 +156,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     public <T> T newInstance(Class<T> type, String className, Object... args) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(className, "className");
-        if (!scope.defines(className.replace('.', '/'))) {
+        if (!defines(className.replace('.', '/'))) {
             throw new IllegalArgumentException("className: " + className + " (expected: a class in an included package "
                     + includes + ")");
         }
@@ -169,7 +222,7 @@ public final class ContinuationClassLoader extends ClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         String internal = name.replace('.', '/');
-        if (!scope.defines(internal)) {
+        if (!defines(internal)) {
             return super.loadClass(name, resolve);
         }
         synchronized (getClassLoadingLock(name)) {
@@ -192,7 +245,7 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     private byte[] finalBytes(String internal) {
         try {
-            return scope.bytes(internal);
+            return cache == null ? scope().bytes(internal) : cache.bytes(internal, this, () -> scope().bytes(internal));
         } catch (InstrumentationException e) {
             throw Refusals.recorded(e);
         }
@@ -205,12 +258,28 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     /** The analysis of this loader's scope, for tests that check it is collected with the loader. */
     Object analysis() {
-        return scope.analysis();
+        return scope().analysis();
+    }
+
+    /** Whether the scope has been analysed: not at build if the cache knew it, then when a class is missing (for tests). */
+    boolean isAnalysed() {
+        return scope != null;
+    }
+
+    /** How many class files this loader rewrote or instrumented rather than took from its cache (for tests). */
+    int classFilesMade() {
+        Scope s = scope;
+        return s == null ? 0 : s.classFilesMade();
+    }
+
+    /** The directory of this loader's cache entries, or {@code null} if it has no cache (for tests). */
+    Path cacheDirectory() {
+        return cache == null ? null : cache.directory();
     }
 
     /** Whether the analysis found {@code owner.name+desc} suspendable (internal names). */
     boolean isSuspendable(String owner, String name, String desc) {
-        return scope.isSuspendable(owner, name, desc);
+        return scope().isSuspendable(owner, name, desc);
     }
 
     @Override
@@ -220,13 +289,33 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     /** Builds a {@link ContinuationClassLoader}. Not thread-safe. */
     public static final class Builder {
+        /** The system property that turns the cache on where no builder says: a directory, or {@code default}. */
+        static final String CACHE_PROPERTY = "dev.flow.loader.cache";
+
         private final List<String> includes = new ArrayList<>();
         private final List<String> excludes = new ArrayList<>();
         private final List<SuspensionPoint> points = new ArrayList<>();
         private ClassLoader parent = defaultParent();
         private boolean strict;
+        private boolean cacheSet;
+        private Path cache;
 
         private Builder() {
+        }
+
+        /** The cache directory the system property names, or {@code null}. */
+        static Path propertyCache() {
+            String p = System.getProperty(CACHE_PROPERTY, "").trim();
+            if (p.isEmpty() || p.equals("off") || p.equals("false")) {
+                return null;
+            }
+            return p.equals("default") || p.equals("true") ? defaultCacheDirectory() : Paths.get(p);
+        }
+
+        private static Path defaultCacheDirectory() {
+            String xdg = System.getenv("XDG_CACHE_HOME");
+            Path base = xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
+            return base.resolve("flow").resolve("classes");
         }
 
         private static ClassLoader defaultParent() {
@@ -263,6 +352,53 @@ public final class ContinuationClassLoader extends ClassLoader {
          */
         public Builder strict(boolean strict) {
             this.strict = strict;
+            return this;
+        }
+
+        /**
+         * Keeps the final class files this loader defines in {@code directory}, and defines a class from
+         * there without analysing or instrumenting it when a loader built the same way over the same class
+         * files wrote it before (in this process or another).
+         *
+         * <p>An entry is used only under the key it was written with: the content of every class path
+         * entry of the parent loader and its ancestors (a jar by its entries' names, sizes and CRC-32s, a
+         * directory by its class files' and service lists' SHA-256s, and the jars their manifests
+         * name), Flow's own jars, the JDK (version, vendor, home), the included and excluded packages,
+         * the added suspension points and the mode. A class's instrumentation depends on the analysis of every class it calls, so a
+         * change to any jar gives every class a new key. A parent chain with a loader that is neither
+         * the application class loader nor a {@code URLClassLoader} over files and directories has no
+         * such key: the cache is then not used. An entry whose checksum, length, key or class does not
+         * match is ignored and written again. The pin sites of a class are registered again, and the
+         * warnings logged when it was first loaded are logged again, on every hit; a class refused in
+         * strict mode is never cached, so it is refused again.
+         *
+         * <p>Each key has a subdirectory of {@code directory}; entries are written to a temporary file and
+         * moved into place atomically, so processes may share the directory. Building a loader removes
+         * the subdirectories beyond the 32 most recently used and those unused for 30 days. A failure
+         * to read or write the cache is logged at debug level and the class is instrumented as without
+         * it.
+         *
+         * <p>Default: no cache, unless the system property {@code dev.flow.loader.cache} names a
+         * directory, or is {@code default} for {@link #defaultCache()}'s.
+         */
+        public Builder cacheDirectory(Path directory) {
+            this.cache = Objects.requireNonNull(directory, "directory");
+            this.cacheSet = true;
+            return this;
+        }
+
+        /**
+         * {@link #cacheDirectory} in {@code $XDG_CACHE_HOME/flow/classes}, or {@code ~/.cache/flow/classes}
+         * if that variable is not set.
+         */
+        public Builder defaultCache() {
+            return cacheDirectory(defaultCacheDirectory());
+        }
+
+        /** No persistent cache, whatever the system property {@code dev.flow.loader.cache} says. */
+        public Builder noCache() {
+            this.cache = null;
+            this.cacheSet = true;
             return this;
         }
 

@@ -94,6 +94,11 @@ class GrownPast64KbTest {
      * #FILLER} times and {@code f.join()} three times (lines 10, 20, 30).
      */
     private Path classes() throws Exception {
+        return writeGrows(dir);
+    }
+
+    /** Writes {@code growfix.Grows} (see {@link #classes()}) under {@code dir}; returns {@code dir}. */
+    static Path writeGrows(Path dir) throws Exception {
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
         cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "growfix/Grows", null, "java/lang/Object",
                 new String[] {"java/util/concurrent/Callable"});

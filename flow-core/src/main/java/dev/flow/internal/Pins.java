@@ -43,6 +43,8 @@ public final class Pins {
     private static final Set<OwnerRef> OWNERS = new HashSet<>();
     private static final ThreadLocal<Group> COLLECTING = new ThreadLocal<>();
     private static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Where this thread's {@link #report} calls are recorded, if anywhere ({@link #recordReports}). */
+    private static final ThreadLocal<List<Integer>> REPORTS = new ThreadLocal<>();
 
     private Pins() {
     }
@@ -340,7 +342,35 @@ public final class Pins {
      * cannot instrument); it is still logged once per site at most.
      */
     public static void report(int id) {
+        List<Integer> into = REPORTS.get();
+        if (into != null) {
+            into.add(id);
+        }
         warnOnce(site(id));
+    }
+
+    /**
+     * Records the ids this thread passes to {@link #report} into {@code into} until the returned handle
+     * is closed (for a cache of class files, which must report the same sites when it serves a class
+     * again). Recordings nest: an inner one hides its reports from the outer.
+     */
+    public static Recording recordReports(List<Integer> into) {
+        List<Integer> previous = REPORTS.get();
+        REPORTS.set(into);
+        return () -> {
+            if (previous == null) {
+                REPORTS.remove();
+            } else {
+                REPORTS.set(previous);
+            }
+        };
+    }
+
+    /** A recording begun by {@link #recordReports}; closed by the thread that began it. */
+    public interface Recording extends AutoCloseable {
+        /** Stops recording. */
+        @Override
+        void close();
     }
 
     private static void warnOnce(Site s) {

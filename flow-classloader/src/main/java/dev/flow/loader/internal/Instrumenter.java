@@ -199,6 +199,11 @@ public final class Instrumenter {
         return nodes.containsKey(internalName) || Names.COPIED.contains(internalName);
     }
 
+    /** Internal names of the classes of the scope, generated and substituted ones included, but not Flow's copies. */
+    public synchronized Set<String> definedClasses() {
+        return Set.copyOf(nodes.keySet());
+    }
+
     /** Internal names of the classes this pass created (desugared lambdas, dispatch markers). */
     public Set<String> generatedClasses() {
         return Set.copyOf(generated);

@@ -39,6 +39,8 @@ public final class Scope {
     private final Instrumenter instrumenter;
     private final EngineRun engine;
     private final Object owner;
+    /** How many class files {@link #bytes} has made. */
+    private final java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
 
     private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine, Object owner, boolean strict) {
         this.classes = classes;
@@ -111,6 +113,14 @@ public final class Scope {
     }
 
     /**
+     * Internal names of every class this scope defines but Flow's copies ({@link #copied()}): the included
+     * classes, the generated ones and the substitutes. Fixed once analysed.
+     */
+    public Set<String> defined() {
+        return instrumenter.definedClasses();
+    }
+
+    /**
      * Whether the scope defines {@code internalName}: an included class, a generated one, or one of
      * Flow's classes of which every scope defines its own instrumented copy.
      */
@@ -152,6 +162,7 @@ public final class Scope {
      *     modes, for a class whose rewritten form breaks a class-file limit
      */
     public byte[] bytes(String internalName) {
+        made.incrementAndGet();
         try (Pins.Group sites = Pins.openGroup(owner)) {
             byte[] prepared = instrumenter.prepared(internalName);
             return instrumenter.needsEngine(internalName) ? engine.instrument(internalName, prepared) : prepared;
@@ -191,6 +202,11 @@ public final class Scope {
     /** Whether {@code owner.name+desc} was inferred suspendable (internal names; for tests and diagnostics). */
     public boolean isSuspendable(String owner, String name, String desc) {
         return instrumenter.isSuspendable(owner, name, desc);
+    }
+
+    /** How many times {@link #bytes} has made a class file (for tests and diagnostics). */
+    public int classFilesMade() {
+        return made.get();
     }
 
     /** The analysis, for tests that check it is collected with its owner. */
