@@ -51,12 +51,14 @@ import javax.net.SocketFactory;
  * normally, the JDK's sockets), {@code virtual} (a virtual thread per session, otherwise the same; JDK 21+) and
  * {@code continuation} (a flow per session on {@code --workers} workers, the library through a lenient {@code
  * ContinuationClassLoader} built once per library, sockets from {@link FlowSocketFactory}'s default connector,
- * {@code SuspendPolicy.immediately()}). Round 0 warms up (first loads, the instrumentation, JIT) and is printed
- * apart as {@code warm-up}, not in the medians. Every session must return the text of a session run alone on the
- * main thread; each wait is bounded ({@value #WAIT_SECONDS} s per session).
+ * {@code SuspendPolicy.immediately()}, or {@code --policy}). The first {@code --warmup-rounds} rounds (default 3:
+ * with one, the JIT compiler was still half of both modes' CPU in the next rounds) warm up (first loads, the
+ * instrumentation, JIT) and are printed apart as {@code warm-up}, not in the medians. Every session must return
+ * the text of a session run alone on the main thread; each wait is bounded ({@value #WAIT_SECONDS} s per session).
  *
  * <p>Usage: {@code java -Xmx1g -cp benchmarks.jar:<library class path> dev.flow.bench.load.LibrarySessions
- * [--libraries=jedis,http,smtp,pgjdbc] [--sessions=500] [--workers=2] [--rounds=3] [--server-mode=virtual]}.
+ * [--libraries=jedis,http,smtp,pgjdbc] [--sessions=500] [--workers=2] [--rounds=3] [--server-mode=virtual]
+ * [--modes=threads,virtual,continuation] [--warmup-rounds=3] [--policy=immediately|adaptive|after1ms]}.
  * Exits 0 when every session returned the expected text, 1 otherwise. Not thread-safe: one run at a time.
  */
 public final class LibrarySessions {
@@ -119,6 +121,13 @@ public final class LibrarySessions {
     private final Mode serverMode;
     private final PrintStream out;
     private final List<Run> runs = new ArrayList<>();
+    /** Rounds run first and reported apart ({@code warm-up}): first loads, instrumentation, JIT compilation. */
+    private int warmupRounds = 1;
+    /** The continuation mode's suspend policy. */
+    private SuspendPolicy policy = SuspendPolicy.immediately();
+    /** The modes run in each round, in order. */
+    private List<String> modes = VirtualThreads.available() ? List.of("threads", "virtual", "continuation")
+            : List.of("threads", "continuation");
 
     LibrarySessions(int sessions, int workers, Mode serverMode, PrintStream out) {
         if (sessions <= 0) {
@@ -140,8 +149,14 @@ public final class LibrarySessions {
         int workers = a.getInt("workers", 2);
         int rounds = a.getInt("rounds", 3);
         Mode serverMode = Mode.parse(a.get("server-mode", VirtualThreads.available() ? "virtual" : "continuation-immediately"));
+        List<String> modes = a.getList("modes", VirtualThreads.available() ? "threads,virtual,continuation" : "threads,continuation");
+        int warmupRounds = a.getInt("warmup-rounds", 3);
+        String policy = a.get("policy", "immediately");
         a.checkAllUsed();
         LibrarySessions bench = new LibrarySessions(sessions, workers, serverMode, System.out);
+        bench.modes = modes;
+        bench.warmupRounds = warmupRounds;
+        bench.policy = policy(policy);
         int failures = 0;
         for (String id : libraries) {
             failures += bench.run(Library.of(id), rounds);
@@ -151,19 +166,33 @@ public final class LibrarySessions {
         System.exit(failures == 0 ? 0 : 1);
     }
 
-    /** The runs measured so far, warm-up rounds included (round 0). */
+    static SuspendPolicy policy(String name) {
+        switch (name) {
+            case "immediately":
+                return SuspendPolicy.immediately();
+            case "adaptive":
+                return SuspendPolicy.adaptive();
+            case "after1ms":
+                return SuspendPolicy.after(java.time.Duration.ofMillis(1));
+            default:
+                throw new IllegalArgumentException("policy: " + name + " (expected: immediately, adaptive or after1ms)");
+        }
+    }
+
+    /** The runs measured so far, warm-up rounds included (round &lt;= 0). */
     List<Run> runs() {
         return List.copyOf(runs);
     }
 
-    /** Runs round 0 (warm-up) and {@code rounds} measured rounds of {@code library}; returns the failed sessions. */
+    /** Runs the warm-up rounds, then {@code rounds} measured rounds of {@code library}; returns the failed sessions. */
     int run(Library library, int rounds) throws Exception {
-        List<String> modes = new ArrayList<>(List.of("threads", "continuation"));
-        if (VirtualThreads.available()) {
-            modes.add(1, "virtual");
+        for (String m : modes) {
+            if (!List.of("threads", "virtual", "continuation").contains(m) || m.equals("virtual") && !VirtualThreads.available()) {
+                throw new IllegalArgumentException("mode: " + m + " (expected: threads, continuation, or virtual on JDK 21+)");
+            }
         }
-        out.printf(Locale.ROOT, "%s: JDK %s, %d sessions, %d workers, %d rounds (+1 warm-up), server %s, load average %.2f%n",
-                library.id, Runtime.version(), sessions, workers, rounds,
+        out.printf(Locale.ROOT, "%s: JDK %s, %d sessions, %d workers, %d rounds (+%d warm-up), policy %s, server %s,"
+                + " load average %.2f%n", library.id, Runtime.version(), sessions, workers, rounds, warmupRounds, policy,
                 library.protocol == null ? "PostgreSQL" : serverMode.id() + " JVM", OS.getSystemLoadAverage());
         out.println("library | round | mode | wall ms | client CPU ms | server CPU ms | peak threads | resumptions"
                 + " | pinned sites | load average");
@@ -172,18 +201,44 @@ public final class LibrarySessions {
             ContinuationClassLoader loader = ContinuationClassLoader.builder().include(library.packages.toArray(new String[0]))
                     .build();
             String expected = String.valueOf(target.session(ClassLoader.getSystemClassLoader(), false, "alone").call());
-            for (int round = 0; round <= rounds; round++) {
+            if (modes.contains("continuation")) {
+                failures += firstUse(library, target, loader, expected);
+            }
+            for (int round = 1 - warmupRounds; round <= rounds; round++) {
                 for (String mode : modes) {
                     Run r = runOnce(library, target, loader, expected, round, mode);
                     runs.add(r);
                     failures += r.failures();
                     out.printf(Locale.ROOT, "%s | %s | %s | %.0f | %.0f | %s | %d | %s | %s | %.2f%n", library.id,
-                            round == 0 ? "warm-up" : Integer.toString(round), mode, r.wallMs(), r.cpuMs(),
+                            round <= 0 ? "warm-up" : Integer.toString(round), mode, r.wallMs(), r.cpuMs(),
                             r.serverCpuMs() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", r.serverCpuMs()), r.peakThreads(),
                             mode.equals("continuation") ? Long.toString(r.resumptions()) : "-",
                             mode.equals("continuation") ? Integer.toString(r.pinnedSites()) : "-", r.load());
                 }
             }
+        }
+        return failures;
+    }
+
+    /**
+     * Runs one continuation session alone, twice, before any round: the first loads and instruments the library's
+     * classes it reaches (first use), the second shows what one session costs once they are loaded.
+     */
+    private int firstUse(Library library, Target target, ContinuationClassLoader loader, String expected) throws Exception {
+        int failures = 0;
+        for (String which : List.of("first", "second")) {
+            Callable<?> task = target.session(loader, true, "alone-" + which);
+            long cpu0 = OS.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            Object result = runFlows(List.of(task), new long[1]).get(0);
+            long wall = System.nanoTime() - t0;
+            long cpu = OS.getProcessCpuTime() - cpu0;
+            if (!expected.equals(String.valueOf(result))) {
+                failures++;
+                out.println("unexpected result (" + library.id + ", continuation alone): " + result);
+            }
+            out.printf(Locale.ROOT, "%s: %s continuation session alone: wall %.0f ms, client CPU %.0f ms%n", library.id,
+                    which, wall / 1e6, cpu / 1e6);
         }
         return failures;
     }
@@ -223,7 +278,7 @@ public final class LibrarySessions {
     }
 
     private List<Object> runFlows(List<Callable<?>> tasks, long[] resumed) throws Exception {
-        try (FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(SuspendPolicy.immediately())
+        try (FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(policy)
                 .name("library-sessions").build()) {
             List<FlowHandle<?>> handles = new ArrayList<>();
             for (Callable<?> t : tasks) {
