@@ -757,6 +757,19 @@ public final class Awaits {
         }
     }
 
+    /**
+     * {@code d.skip(n)} of a {@code DataInputStream} made outside the scope (one step of its {@code skipBytes}),
+     * made once a byte is buffered under it, as {@link #readDecorated(DataInputStream, byte[], int, int)}.
+     */
+    public static long skipDecorated(DataInputStream d, long n) throws IOException {
+        boolean ready = n > 0 && awaitDecorated(d, 1);
+        try {
+            return d.skip(n);
+        } finally {
+            endDecorated(ready);
+        }
+    }
+
     /** Ends what {@link #awaitDecorated(Object, int)} allowed, if it returned {@code true}. */
     public static void endDecorated(boolean allowed) {
         if (allowed) {

@@ -70,12 +70,23 @@ public final class FlowData {
         }
     }
 
-    /** Replaces {@code skipBytes(int)}. */
+    /**
+     * Replaces {@code skipBytes(int)}: for a {@code DataInputStream} made outside the scope, the JDK's loop of
+     * {@code skip}s, each made once a byte is there.
+     */
     public static int skipBytes(DataInput d, int n) throws IOException {
-        if (!(d instanceof FlowDataInputStream)) {
+        if (d instanceof FlowDataInputStream) {
+            return ((FlowDataInputStream) d).skipBytes0(n);
+        }
+        if (!(d instanceof DataInputStream)) {
             return d.skipBytes(n);
         }
-        return ((FlowDataInputStream) d).skipBytes0(n);
+        int total = 0;
+        int cur;
+        while (total < n && (cur = (int) Awaits.skipDecorated((DataInputStream) d, n - total)) > 0) {
+            total += cur;
+        }
+        return total;
     }
 
     /** Replaces {@code readBoolean()}. */

@@ -5,8 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +21,13 @@ import java.util.concurrent.TimeoutException;
  * be overtaken once queued. A waiter waits on a {@code CompletableFuture}: the loader that defines
  * this class makes that wait a suspension point, so a flow suspends where a thread would park, and a
  * thread blocks. State changes happen under this object's monitor, never across a wait.
+ *
+ * <p>Only the waits may suspend: the loader instruments its own copy of this class, and a call it cannot
+ * resolve (an interface call such as {@code Iterator.next()} or {@code Map.get}, when the scope implements that
+ * interface with a method that awaits) would make the method around it suspendable. A suspendable method
+ * holding this monitor is rewritten to re-enter it on restore, which the JIT refuses to compile ("unbalanced
+ * monitors"), and every release would run interpreted. So the releases and the state they touch use concrete
+ * classes ({@code HashMap}, {@code ArrayDeque}, {@code ArrayList}) and indexed loops, never interface calls.
  * Thread-safe.
  */
 final class OwnedSync {
@@ -33,7 +38,9 @@ final class OwnedSync {
     /** Guarded by {@code this}. */
     private Object writer;
     private int writeHolds;
-    private final Map<Object, Integer> readers = new HashMap<>();
+    private final HashMap<Object, Integer> readers = new HashMap<>();
+    /** The sum of {@code readers}' counts. Guarded by {@code this}. */
+    private int readHolds;
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
     /** A queued acquisition, granted when the lock is handed to it. */
@@ -196,10 +203,11 @@ final class OwnedSync {
     private void take(Object me, boolean shared, int holds) {
         if (shared) {
             int n = readers.getOrDefault(me, 0);
-            if (totalReads() + holds > MAX) {
+            if (readHolds + holds > MAX) {
                 throw new Error("Maximum lock count exceeded");
             }
             readers.put(me, n + holds);
+            readHolds += holds;
         } else {
             if (writeHolds + holds > MAX || writeHolds + holds < 0) {
                 throw new Error("Maximum lock count exceeded");
@@ -209,20 +217,12 @@ final class OwnedSync {
         }
     }
 
-    private int totalReads() {
-        int n = 0;
-        for (int c : readers.values()) {
-            n += c;
-        }
-        return n;
-    }
-
     /**
      * Removes {@code w} from the queue if it is still there; returns {@code false} if the lock was
      * already handed to it (the caller then holds it).
      */
     private boolean cancel(Waiter w) {
-        List<Waiter> grantedNow;
+        ArrayList<Waiter> grantedNow;
         synchronized (this) {
             if (!queue.remove(w)) {
                 return false;
@@ -237,7 +237,7 @@ final class OwnedSync {
 
     /** Releases one hold of {@code owner}; {@code false} if it holds none of that kind. */
     boolean release(Object owner, boolean shared) {
-        List<Waiter> grantedNow;
+        ArrayList<Waiter> grantedNow;
         synchronized (this) {
             if (shared) {
                 Integer n = readers.get(owner);
@@ -249,6 +249,7 @@ final class OwnedSync {
                 } else {
                     readers.put(owner, n - 1);
                 }
+                readHolds--;
             } else {
                 if (writer != owner) {
                     return false;
@@ -265,7 +266,7 @@ final class OwnedSync {
 
     /** Releases every exclusive hold of {@code owner} (a condition wait); returns how many it had. */
     int releaseAll(Object owner) {
-        List<Waiter> grantedNow;
+        ArrayList<Waiter> grantedNow;
         int holds;
         synchronized (this) {
             holds = writeHolds;
@@ -278,8 +279,8 @@ final class OwnedSync {
     }
 
     /** Hands the free lock to the head of the queue. Guarded by {@code this}. */
-    private List<Waiter> grant() {
-        List<Waiter> out = null;
+    private ArrayList<Waiter> grant() {
+        ArrayList<Waiter> out = null;
         for (Waiter head = queue.peek(); head != null; head = queue.peek()) {
             if (writer != null && writer != head.owner || !head.shared && !readers.isEmpty()) {
                 break;
@@ -297,10 +298,10 @@ final class OwnedSync {
         return out;
     }
 
-    private static void complete(List<Waiter> granted) {
+    private static void complete(ArrayList<Waiter> granted) {
         if (granted != null) {
-            for (Waiter w : granted) {
-                w.granted.complete(null);
+            for (int i = 0; i < granted.size(); i++) {
+                granted.get(i).granted.complete(null);
             }
         }
     }
@@ -324,7 +325,7 @@ final class OwnedSync {
     }
 
     synchronized int readLockCount() {
-        return totalReads();
+        return readHolds;
     }
 
     synchronized Object writer() {

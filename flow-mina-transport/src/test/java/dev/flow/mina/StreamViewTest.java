@@ -120,6 +120,28 @@ class StreamViewTest {
                 .collect(Collectors.toList()));
     }
 
+    @Test
+    void skipBytesOnADataInputStreamMadeOutsideTheScopeOverTheViewSuspendsTheFlow() throws Exception {
+        for (ContinuationClassLoader loader : new ContinuationClassLoader[] {STRICT, LENIENT}) {
+            Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+            Callable<?> task = loader.newInstance(Callable.class, "flowtest.mina.ForeignDataSkip",
+                    new java.io.DataInputStream(new java.io.BufferedInputStream(p.transport.inputStream(), 2)));
+            long resumed = scheduler.stats().resumed();
+            FlowHandle<?> h = scheduler.submit(task);
+            Conditions.await("the flow to suspend in skipBytes", () -> scheduler.stats().suspended() == 1,
+                    () -> scheduler.stats().toString());
+            p.peer.write(new byte[] {1});
+            Conditions.await("the flow to skip the first byte and suspend again for the other two",
+                    () -> scheduler.stats().resumed() > resumed && scheduler.stats().suspended() == 1,
+                    () -> scheduler.stats().toString());
+            p.peer.write(new byte[] {2, 3, 4, 5});
+            p.peer.close();
+            assertEquals("3 4 1", result(h));
+        }
+        assertEquals(List.of(), Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.ForeignDataSkip"))
+                .collect(Collectors.toList()));
+    }
+
     /** A decorator that hides what is buffered under it: a read through it cannot be made sure not to wait. */
     private static java.io.InputStream opaque(java.io.InputStream in) {
         return new java.io.FilterInputStream(in) {

@@ -1,0 +1,459 @@
+package dev.flow.bench.load;
+
+import com.sun.management.OperatingSystemMXBean;
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.bench.VirtualThreads;
+import dev.flow.internal.Pins;
+import dev.flow.libraries.PostgresServer;
+import dev.flow.loader.ContinuationClassLoader;
+import dev.flow.mina.FlowSocketFactory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.net.SocketFactory;
+
+/**
+ * Many concurrent client sessions of unmodified client libraries, in three modes, measured from inside the
+ * client JVM: wall time, this JVM's CPU time (user + system), its peak platform-thread count, and in continuation
+ * mode the flows' resumptions and the library's pinned sites.
+ *
+ * <p>Libraries ({@code --libraries}), each session the transcript of a client class of the {@code libraries}
+ * module's test jar, which opens its own connection: {@code jedis} (Jedis 8, {@code JedisClient}: PING, SET/GET,
+ * INCR, an error reply, a pipeline, DEL) against the RESP sample; {@code http} (Apache HttpClient 5 classic,
+ * {@code HttpClient5Client}: a GET, a POST echoed, a GET the server answers after 20 ms, a 404, over one
+ * keep-alive connection) against the HTTP sample; {@code smtp} (Commons Net's {@code SMTPClient}, {@code
+ * CommonsNetMail} without POP3: HELO, MAIL, RCPT, DATA, QUIT) against the SMTP sample; {@code pgjdbc} ({@code
+ * PgJdbcClient}'s transcript, connect included: in continuation mode the connect pins, as pgjdbc connects in a
+ * constructor) and {@code pgjdbc-queries} (the same over connections opened beforehand, not timed) against
+ * PostgreSQL from Maven Central binaries ({@code PostgresServer}).
+ *
+ * <p>The servers are other processes, the same for every mode of a library, so the CPU compared is the client's
+ * alone: the samples run in one {@link LoadServer} JVM per library in {@code --server-mode} (default {@code
+ * virtual}, else {@code continuation-immediately} below JDK 21), PostgreSQL as its own processes.
+ *
+ * <p>Modes, interleaved round by round: {@code threads} (a platform thread per session, the library loaded
+ * normally, the JDK's sockets), {@code virtual} (a virtual thread per session, otherwise the same; JDK 21+) and
+ * {@code continuation} (a flow per session on {@code --workers} workers, the library through a lenient {@code
+ * ContinuationClassLoader} built once per library, sockets from {@link FlowSocketFactory}'s default connector,
+ * {@code SuspendPolicy.immediately()}, or {@code --policy}). The first {@code --warmup-rounds} rounds (default 3:
+ * with one, the JIT compiler was still half of both modes' CPU in the next rounds) warm up (first loads, the
+ * instrumentation, JIT) and are printed apart as {@code warm-up}, not in the medians. Every session must return
+ * the text of a session run alone on the main thread; each wait is bounded ({@value #WAIT_SECONDS} s per session).
+ *
+ * <p>Usage: {@code java -Xmx1g -cp benchmarks.jar:<library class path> dev.flow.bench.load.LibrarySessions
+ * [--libraries=jedis,http,smtp,pgjdbc] [--sessions=500] [--workers=2] [--rounds=3] [--server-mode=virtual]
+ * [--modes=threads,virtual,continuation] [--warmup-rounds=3] [--policy=immediately|adaptive|after1ms]}.
+ * Exits 0 when every session returned the expected text, 1 otherwise. Not thread-safe: one run at a time.
+ */
+public final class LibrarySessions {
+
+    static final long WAIT_SECONDS = 300;
+    private static final String SERVER_JVM_ARGS = "-Xms256m -Xmx256m -XX:+UseG1GC -XX:+AlwaysPreTouch";
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** A client library: its session class (a {@code Callable}) and the packages the loader includes. */
+    enum Library {
+        JEDIS("jedis", "redis", "flowtest.libraries.JedisClient", "redis.clients.jedis"),
+        HTTP("http", "http", "flowtest.libraries.HttpClient5Client", "org.apache.hc.client5", "org.apache.hc.core5"),
+        SMTP("smtp", "smtp", "flowtest.mail.CommonsNetMail", "org.apache.commons.net"),
+        PGJDBC("pgjdbc", null, "flowtest.libraries.PgJdbcClient", "org.postgresql"),
+        PGJDBC_QUERIES("pgjdbc-queries", null, "flowtest.libraries.PgJdbcClient", "org.postgresql");
+
+        final String id;
+        /** The {@link LoadServer} protocol, or {@code null} for PostgreSQL. */
+        final String protocol;
+        final String clientClass;
+        final List<String> packages;
+
+        Library(String id, String protocol, String clientClass, String... libraryPackages) {
+            this.id = id;
+            this.protocol = protocol;
+            this.clientClass = clientClass;
+            List<String> p = new ArrayList<>(Arrays.asList(libraryPackages));
+            p.add(clientClass.substring(0, clientClass.lastIndexOf('.')));
+            this.packages = List.copyOf(p);
+        }
+
+        static Library of(String id) {
+            for (Library l : values()) {
+                if (l.id.equals(id)) {
+                    return l;
+                }
+            }
+            throw new IllegalArgumentException("library: " + id + " (expected one of: jedis, http, smtp, pgjdbc, pgjdbc-queries)");
+        }
+
+        /** Whether a pin warning names a class of this library or of its client class's package. */
+        boolean names(String warning) {
+            for (String p : packages) {
+                if (warning.contains(p + ".")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** One measured run: a library, a round, a mode. */
+    record Run(Library library, int round, String mode, double wallMs, double cpuMs, double serverCpuMs, int peakThreads,
+            long resumptions, int pinnedSites, double load, int failures) {
+    }
+
+    private final int sessions;
+    private final int workers;
+    private final Mode serverMode;
+    private final PrintStream out;
+    private final List<Run> runs = new ArrayList<>();
+    /** Rounds run first and reported apart ({@code warm-up}): first loads, instrumentation, JIT compilation. */
+    private int warmupRounds = 1;
+    /** The continuation mode's suspend policy. */
+    private SuspendPolicy policy = SuspendPolicy.immediately();
+    /** The modes run in each round, in order. */
+    private List<String> modes = VirtualThreads.available() ? List.of("threads", "virtual", "continuation")
+            : List.of("threads", "continuation");
+
+    LibrarySessions(int sessions, int workers, Mode serverMode, PrintStream out) {
+        if (sessions <= 0) {
+            throw new IllegalArgumentException("sessions: " + sessions + " (expected: > 0)");
+        }
+        if (workers <= 0) {
+            throw new IllegalArgumentException("workers: " + workers + " (expected: > 0)");
+        }
+        this.sessions = sessions;
+        this.workers = workers;
+        this.serverMode = serverMode;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Args a = new Args(args);
+        List<String> libraries = a.getList("libraries", "jedis,http,smtp,pgjdbc");
+        int sessions = a.getInt("sessions", 500);
+        int workers = a.getInt("workers", 2);
+        int rounds = a.getInt("rounds", 3);
+        Mode serverMode = Mode.parse(a.get("server-mode", VirtualThreads.available() ? "virtual" : "continuation-immediately"));
+        List<String> modes = a.getList("modes", VirtualThreads.available() ? "threads,virtual,continuation" : "threads,continuation");
+        int warmupRounds = a.getInt("warmup-rounds", 3);
+        String policy = a.get("policy", "immediately");
+        a.checkAllUsed();
+        LibrarySessions bench = new LibrarySessions(sessions, workers, serverMode, System.out);
+        bench.modes = modes;
+        bench.warmupRounds = warmupRounds;
+        bench.policy = policy(policy);
+        int failures = 0;
+        for (String id : libraries) {
+            failures += bench.run(Library.of(id), rounds);
+        }
+        bench.summary();
+        System.out.println(failures == 0 ? "every session returned the expected text" : failures + " sessions failed");
+        System.exit(failures == 0 ? 0 : 1);
+    }
+
+    static SuspendPolicy policy(String name) {
+        switch (name) {
+            case "immediately":
+                return SuspendPolicy.immediately();
+            case "adaptive":
+                return SuspendPolicy.adaptive();
+            case "after1ms":
+                return SuspendPolicy.after(java.time.Duration.ofMillis(1));
+            default:
+                throw new IllegalArgumentException("policy: " + name + " (expected: immediately, adaptive or after1ms)");
+        }
+    }
+
+    /** The runs measured so far, warm-up rounds included (round &lt;= 0). */
+    List<Run> runs() {
+        return List.copyOf(runs);
+    }
+
+    /** Runs the warm-up rounds, then {@code rounds} measured rounds of {@code library}; returns the failed sessions. */
+    int run(Library library, int rounds) throws Exception {
+        for (String m : modes) {
+            if (!List.of("threads", "virtual", "continuation").contains(m) || m.equals("virtual") && !VirtualThreads.available()) {
+                throw new IllegalArgumentException("mode: " + m + " (expected: threads, continuation, or virtual on JDK 21+)");
+            }
+        }
+        out.printf(Locale.ROOT, "%s: JDK %s, %d sessions, %d workers, %d rounds (+%d warm-up), policy %s, server %s,"
+                + " load average %.2f%n", library.id, Runtime.version(), sessions, workers, rounds, warmupRounds, policy,
+                library.protocol == null ? "PostgreSQL" : serverMode.id() + " JVM", OS.getSystemLoadAverage());
+        out.println("library | round | mode | wall ms | client CPU ms | server CPU ms | peak threads | resumptions"
+                + " | pinned sites | load average");
+        int failures = 0;
+        try (Target target = Target.start(library, serverMode, workers, sessions, out)) {
+            ContinuationClassLoader loader = ContinuationClassLoader.builder().include(library.packages.toArray(new String[0]))
+                    .build();
+            String expected = String.valueOf(target.session(ClassLoader.getSystemClassLoader(), false, "alone").call());
+            if (modes.contains("continuation")) {
+                failures += firstUse(library, target, loader, expected);
+            }
+            for (int round = 1 - warmupRounds; round <= rounds; round++) {
+                for (String mode : modes) {
+                    Run r = runOnce(library, target, loader, expected, round, mode);
+                    runs.add(r);
+                    failures += r.failures();
+                    out.printf(Locale.ROOT, "%s | %s | %s | %.0f | %.0f | %s | %d | %s | %s | %.2f%n", library.id,
+                            round <= 0 ? "warm-up" : Integer.toString(round), mode, r.wallMs(), r.cpuMs(),
+                            r.serverCpuMs() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", r.serverCpuMs()), r.peakThreads(),
+                            mode.equals("continuation") ? Long.toString(r.resumptions()) : "-",
+                            mode.equals("continuation") ? Integer.toString(r.pinnedSites()) : "-", r.load());
+                }
+            }
+        }
+        return failures;
+    }
+
+    /**
+     * Runs one continuation session alone, twice, before any round: the first loads and instruments the library's
+     * classes it reaches (first use), the second shows what one session costs once they are loaded.
+     */
+    private int firstUse(Library library, Target target, ContinuationClassLoader loader, String expected) throws Exception {
+        int failures = 0;
+        for (String which : List.of("first", "second")) {
+            Callable<?> task = target.session(loader, true, "alone-" + which);
+            long cpu0 = OS.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            Object result = runFlows(List.of(task), new long[1]).get(0);
+            long wall = System.nanoTime() - t0;
+            long cpu = OS.getProcessCpuTime() - cpu0;
+            if (!expected.equals(String.valueOf(result))) {
+                failures++;
+                out.println("unexpected result (" + library.id + ", continuation alone): " + result);
+            }
+            out.printf(Locale.ROOT, "%s: %s continuation session alone: wall %.0f ms, client CPU %.0f ms%n", library.id,
+                    which, wall / 1e6, cpu / 1e6);
+        }
+        return failures;
+    }
+
+    private Run runOnce(Library library, Target target, ContinuationClassLoader loader, String expected, int round,
+            String mode) throws Exception {
+        boolean flow = mode.equals("continuation");
+        ClassLoader classes = flow ? loader : ClassLoader.getSystemClassLoader();
+        List<Callable<?>> tasks = new ArrayList<>();
+        for (int i = 0; i < sessions; i++) {
+            tasks.add(target.session(classes, flow, "r" + round + "m" + mode.charAt(0) + "s" + i));
+        }
+        long serverCpu0 = target.serverCpuNanos();
+        THREADS.resetPeakThreadCount();
+        long cpu0 = OS.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        long[] resumed = new long[1];
+        List<Object> results = flow ? runFlows(tasks, resumed) : runThreads(tasks, mode.equals("virtual"));
+        long wall = System.nanoTime() - t0;
+        long cpu = OS.getProcessCpuTime() - cpu0;
+        long serverCpu = target.serverCpuNanos();
+        int peak = THREADS.getPeakThreadCount();
+        int failures = 0;
+        for (Object r : results) {
+            if (!expected.equals(String.valueOf(r))) {
+                failures++;
+                if (failures <= 3) {
+                    out.println("unexpected result (" + library.id + ", " + mode + "): " + r
+                            + (r instanceof Throwable ? " " + Arrays.toString(((Throwable) r).getStackTrace()) : ""));
+                }
+            }
+        }
+        int pinned = (int) Pins.warnings().stream().filter(library::names).count();
+        return new Run(library, round, mode, wall / 1e6, cpu / 1e6,
+                serverCpu0 < 0 || serverCpu < 0 ? -1 : (serverCpu - serverCpu0) / 1e6, peak, resumed[0], pinned,
+                OS.getSystemLoadAverage(), failures);
+    }
+
+    private List<Object> runFlows(List<Callable<?>> tasks, long[] resumed) throws Exception {
+        try (FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(policy)
+                .name("library-sessions").build()) {
+            List<FlowHandle<?>> handles = new ArrayList<>();
+            for (Callable<?> t : tasks) {
+                handles.add(scheduler.submit(t));
+            }
+            List<Object> results = new ArrayList<>();
+            for (FlowHandle<?> h : handles) {
+                results.add(resultOf(h.toCompletionStage().toCompletableFuture()));
+            }
+            resumed[0] = scheduler.stats().resumed();
+            return results;
+        }
+    }
+
+    private static List<Object> runThreads(List<Callable<?>> tasks, boolean virtual) throws Exception {
+        List<CompletableFuture<Object>> futures = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (Callable<?> t : tasks) {
+            CompletableFuture<Object> f = new CompletableFuture<>();
+            Runnable body = () -> {
+                try {
+                    f.complete(t.call());
+                } catch (Throwable e) {
+                    f.completeExceptionally(e);
+                }
+            };
+            Thread thread = virtual ? VirtualThreads.unstarted(body) : new Thread(body);
+            thread.start();
+            threads.add(thread);
+            futures.add(f);
+        }
+        List<Object> results = new ArrayList<>();
+        for (CompletableFuture<Object> f : futures) {
+            results.add(resultOf(f));
+        }
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        }
+        return results;
+    }
+
+    private static Object resultOf(CompletableFuture<?> f) throws InterruptedException {
+        try {
+            return f.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (TimeoutException e) {
+            return e;
+        }
+    }
+
+    /** Per library, the medians of the measured rounds of each mode and their ratios to virtual threads. */
+    void summary() {
+        Map<Library, Map<String, List<Run>>> by = new LinkedHashMap<>();
+        for (Run r : runs) {
+            if (r.round() > 0) {
+                by.computeIfAbsent(r.library(), k -> new LinkedHashMap<>()).computeIfAbsent(r.mode(), k -> new ArrayList<>())
+                        .add(r);
+            }
+        }
+        out.println("medians | library | mode | wall ms | client CPU ms | server CPU ms | peak threads | wall / virtual"
+                + " | CPU / virtual | resumptions per session");
+        for (Map.Entry<Library, Map<String, List<Run>>> e : by.entrySet()) {
+            List<Run> vt = e.getValue().get("virtual");
+            for (Map.Entry<String, List<Run>> m : e.getValue().entrySet()) {
+                List<Run> rs = m.getValue();
+                double wall = median(rs, Run::wallMs);
+                double cpu = median(rs, Run::cpuMs);
+                double serverCpu = median(rs, Run::serverCpuMs);
+                out.printf(Locale.ROOT, "medians | %s | %s | %.0f | %.0f | %s | %.0f | %s | %s | %s%n", e.getKey().id,
+                        m.getKey(), wall, cpu, serverCpu < 0 ? "-" : String.format(Locale.ROOT, "%.0f", serverCpu),
+                        median(rs, r -> r.peakThreads()),
+                        vt == null ? "-" : String.format(Locale.ROOT, "%.2f", wall / median(vt, Run::wallMs)),
+                        vt == null ? "-" : String.format(Locale.ROOT, "%.2f", cpu / median(vt, Run::cpuMs)),
+                        m.getKey().equals("continuation")
+                                ? String.format(Locale.ROOT, "%.1f", median(rs, r -> r.resumptions()) / sessions) : "-");
+            }
+        }
+    }
+
+    static double median(List<Run> rs, java.util.function.ToDoubleFunction<Run> f) {
+        double[] v = rs.stream().mapToDouble(f).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** The server of a library's sessions, and how to make one session. */
+    abstract static class Target implements AutoCloseable {
+
+        /** A new session of {@code id}: of the client class as loaded by {@code classes}, Flow's sockets if {@code flow}. */
+        abstract Callable<?> session(ClassLoader classes, boolean flow, String id) throws Exception;
+
+        /** The server's CPU time so far, or -1 if not known. */
+        abstract long serverCpuNanos();
+
+        static Target start(Library library, Mode serverMode, int workers, int sessions, PrintStream log)
+                throws IOException, InterruptedException {
+            if (library.protocol == null) {
+                return new Postgres(library, PostgresServer.start(sessions + 10));
+            }
+            ServerProcess server = ServerProcess.start(serverMode, library.protocol, workers, null, SERVER_JVM_ARGS, log);
+            if (server == null) {
+                throw new IllegalStateException("server mode " + serverMode.id() + " cannot run on JDK " + Runtime.version());
+            }
+            return new Sample(library, server);
+        }
+
+        static Class<?> clientClass(Library library, ClassLoader classes) throws ClassNotFoundException {
+            return Class.forName(library.clientClass, true, classes);
+        }
+    }
+
+    /** A sample server in its own JVM; the sessions' sockets from the JDK or {@link FlowSocketFactory}. */
+    private static final class Sample extends Target {
+        private final Library library;
+        private final ServerProcess server;
+        private final InetSocketAddress address;
+
+        Sample(Library library, ServerProcess server) {
+            this.library = library;
+            this.server = server;
+            this.address = new InetSocketAddress("127.0.0.1", server.port());
+        }
+
+        @Override
+        Callable<?> session(ClassLoader classes, boolean flow, String id) throws Exception {
+            SocketFactory sockets = flow ? new FlowSocketFactory() : SocketFactory.getDefault();
+            Class<?> c = clientClass(library, classes);
+            if (library == Library.SMTP) {
+                return (Callable<?>) c.getConstructor(SocketFactory.class, InetSocketAddress.class, InetSocketAddress.class,
+                        String.class).newInstance(sockets, address, null, id);
+            }
+            return (Callable<?>) c.getConstructor(SocketFactory.class, InetSocketAddress.class, String.class)
+                    .newInstance(sockets, address, id);
+        }
+
+        @Override
+        long serverCpuNanos() {
+            return ProcStats.of(server.pid()).cpuNanos;
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
+    }
+
+    /** PostgreSQL from Maven Central binaries; pgjdbc's sockets from the JDK or, by name, {@link FlowSocketFactory}. */
+    private static final class Postgres extends Target {
+        private final Library library;
+        private final PostgresServer server;
+
+        Postgres(Library library, PostgresServer server) {
+            this.library = library;
+            this.server = server;
+        }
+
+        @Override
+        Callable<?> session(ClassLoader classes, boolean flow, String id) throws Exception {
+            Class<?> c = clientClass(library, classes);
+            if (library == Library.PGJDBC_QUERIES) {
+                Object connection = c.getMethod("connect", String.class, boolean.class).invoke(null, server.jdbcUrl(), flow);
+                return (Callable<?>) c.getConstructor(Connection.class, String.class).newInstance(connection, id);
+            }
+            return (Callable<?>) c.getConstructor(String.class, String.class, boolean.class)
+                    .newInstance(server.jdbcUrl(), id, flow);
+        }
+
+        @Override
+        long serverCpuNanos() {
+            return -1;
+        }
+
+        @Override
+        public void close() throws IOException, InterruptedException {
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.flow.bench.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.bench.VirtualThreads;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Runs {@link LibrarySessions} small (a few sessions, one measured round) for every library, so the bench does
+ * not rot: every session of every mode returns the transcript of a session run alone, the flows suspend, and a
+ * median line is printed for each mode. Seconds, not a measurement.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class LibrarySessionsTest {
+
+    private static final int SESSIONS = 6;
+
+    @ParameterizedTest
+    @EnumSource(LibrarySessions.Library.class)
+    void everySessionOfEveryModeReturnsTheTranscriptOfASessionRunAloneAndTheFlowsSuspend(LibrarySessions.Library library)
+            throws Exception {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
+        LibrarySessions bench = new LibrarySessions(SESSIONS, 2, VirtualThreads.available() ? Mode.VIRTUAL
+                : Mode.CONTINUATION_IMMEDIATELY, out);
+        int failures = bench.run(library, 1);
+        bench.summary();
+        System.out.print(text.toString(StandardCharsets.UTF_8));
+        assertEquals(0, failures, "failed sessions");
+        List<LibrarySessions.Run> runs = bench.runs();
+        int modes = VirtualThreads.available() ? 3 : 2;
+        assertEquals(2 * modes, runs.size(), "a warm-up and a measured round of each mode");
+        for (LibrarySessions.Run r : runs) {
+            if (r.mode().equals("continuation")) {
+                assertTrue(r.resumptions() >= SESSIONS, "each flow suspended at least once: " + r);
+            }
+            assertTrue(r.wallMs() > 0 && r.cpuMs() > 0, r.toString());
+        }
+        assertEquals(modes, text.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("medians | " + library.id))
+                .count(), "a median line per mode");
+    }
+}
