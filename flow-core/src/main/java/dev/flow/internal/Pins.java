@@ -67,6 +67,8 @@ public final class Pins {
         LOCK("a java.util.concurrent.locks.Lock taken here is still held"),
         /** A blocking call that cannot suspend, e.g. {@code Object.wait} or {@code Condition.await}. */
         BLOCKING_CALL("the call blocks its thread and has no suspendable form"),
+        /** Acquiring a lock made outside the loaded scope that another thread holds: the wait blocks the thread. */
+        CONTENDED_LOCK("the lock, made outside the loaded scope, is held by another thread and waiting for it blocks the thread"),
         /** The continuation engine cannot transform the method: it runs as compiled (lenient loaders only). */
         UNINSTRUMENTED("the continuation engine cannot instrument this method");
 
