@@ -38,7 +38,11 @@ class NullMessagesConformanceTest extends ConformanceSuite {
                         "ArrayStoreIntoNullLocalAfterAwait", "ArrayStoreAtAwaitedIndex", "ArrayLoadAtAwaitedIndex",
                         "LongArrayStoreOfAwaitedIntoNullLocal", "ArrayStoreOfAwaitedIntoNullParameter", "ArrayStoreOfAwaitedIntoNullRow",
                         "ArrayStoreOfTakeInLoopIntoNullLocal", "ArrayLengthOfNullLocalInsideTry", "ThrowsReturnOfTimedPoll",
-                        "ThrowsReturnOfJoin", "ThrowsReturnOfSuspendableMethod", "ThrowsNullLocalAfterAwait", "ThrowsReturnOfTimedGet")
+                        "ThrowsReturnOfJoin", "ThrowsReturnOfSuspendableMethod", "ThrowsNullLocalAfterAwait", "ThrowsReturnOfTimedGet",
+                        "ReceiverIsReturnOfGetAcrossAnotherAwait", "ReceiverIsReturnOfPlainCallAcrossAwait", "FieldOfPlainCallAcrossAwait",
+                        "ArrayStoreIntoPlainCallAcrossAwait", "CallWithStringBufferArgumentOnPlainCallAcrossAwait",
+                        "CallOnReturnOfJoinAcrossAwaitedArguments", "CallOnInstanceCallResultAcrossAwait",
+                        "CallResultAcrossAwaitWhenNotNull")
                 .map(n -> Case.of("flowtest.conformance.nullmessages." + n).suspends());
     }
 }
