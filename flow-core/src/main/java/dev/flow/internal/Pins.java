@@ -1,7 +1,10 @@
 package dev.flow.internal;
 
 import dev.flow.UnsuspendableFrameException;
+import java.lang.invoke.CallSite;
+import java.lang.invoke.ConstantCallSite;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.ReferenceQueue;
 import java.util.ArrayDeque;
@@ -378,6 +381,19 @@ public final class Pins {
     public static int bootstrapSite(MethodHandles.Lookup lookup, String name, Class<?> type, String className, String method,
                                     int line, String reason, String detail, int strict) {
         return register(className, method, line, Reason.valueOf(reason), detail.isEmpty() ? null : detail, strict != 0);
+    }
+
+    /**
+     * The bootstrap method of the {@code invokedynamic} that a build-time-instrumented class calls in
+     * place of a site id where a helpful {@code NullPointerException} message may be computed in the
+     * same method (a site taken by a replacement of a call that has a receiver): HotSpot 17's message
+     * builder crashes on a dynamic constant there, but reads an {@code invokedynamic} as any call.
+     * Registers the site as {@link #bootstrapSite} does and returns a call site of that constant id.
+     */
+    public static CallSite bootstrapSiteCall(MethodHandles.Lookup lookup, String name, MethodType type, String className,
+                                             String method, int line, String reason, String detail, int strict) {
+        int id = bootstrapSite(lookup, name, int.class, className, method, line, reason, detail, strict);
+        return new ConstantCallSite(MethodHandles.constant(int.class, id));
     }
 
     /** The message of a registered site (for tests and diagnostics). */
