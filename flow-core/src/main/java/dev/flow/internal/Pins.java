@@ -385,9 +385,9 @@ public final class Pins {
 
     /**
      * The bootstrap method of the {@code invokedynamic} that a build-time-instrumented class calls in
-     * place of a site id where a helpful {@code NullPointerException} message may be computed in the
-     * same method (a site taken by a replacement of a call that has a receiver): HotSpot 17's message
-     * builder crashes on a dynamic constant there, but reads an {@code invokedynamic} as any call.
+     * place of a site id that a replacement of a call with a receiver takes (with a dynamic constant
+     * there, HotSpot 17 crashed computing the helpful {@code NullPointerException} message of a null
+     * receiver in the same method; an {@code invokedynamic} is read as any call).
      * Registers the site as {@link #bootstrapSite} does and returns a call site of that constant id.
      */
     public static CallSite bootstrapSiteCall(MethodHandles.Lookup lookup, String name, MethodType type, String className,

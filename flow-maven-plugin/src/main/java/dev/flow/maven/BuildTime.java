@@ -59,8 +59,8 @@ final class BuildTime {
     /**
      * The runtime methods that take a site id and report it only for some receivers (a contended lock
      * made outside the scope, a {@code SynchronousQueue}, a piped stream): their sites are made portable
-     * by an {@code invokedynamic} ({@link Pins#bootstrapSiteCall}: these methods also meet null receivers,
-     * whose helpful message HotSpot 17 cannot compute beside a dynamic constant) and are not in the pin
+     * by an {@code invokedynamic} ({@link Pins#bootstrapSiteCall}: with a dynamic constant, HotSpot 17
+     * crashed computing the helpful message of a null receiver of such a call) and are not in the pin
      * report.
      */
     private static final Set<String> CONDITIONAL_SITE_CONSUMERS = Set.of("dev/flow/internal/Locks.acquiring(Ljava/lang/Object;I)V",
