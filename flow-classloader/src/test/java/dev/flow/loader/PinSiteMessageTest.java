@@ -17,7 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A strict refusal names the class, the method (the source method, not a bridge), the line and the
- * reason, for every kind of site: callbacks from JDK code into overrides and lambdas included.
+ * reason, for every kind of site: callbacks from JDK code into overrides and lambdas included, and the
+ * blocking calls whose replacement reports them at their site (a {@code SynchronousQueue} hand-off, a
+ * piped stream) or whose lock is contended.
  */
 class PinSiteMessageTest {
 
@@ -39,7 +41,20 @@ class PinSiteMessageTest {
         "pins.MonitorAwaitsCompleted# pins\\.MonitorAwaitsCompleted\\.call\\(\\)Ljava/lang/Object; \\(line 13\\): "
                 + "a synchronized block holds a monitor",
         "pins.SynchronizedMethodAwaitsCompleted# pins\\.SynchronizedMethodAwaitsCompleted\\.locked\\(\\)Ljava/lang/String; "
-                + "\\(line 10\\): a synchronized method holds its monitor"})
+                + "\\(line 10\\): a synchronized method holds its monitor",
+        "primitives.SynchronousQueuePutToWaitingThread# primitives\\.SynchronousQueuePutToWaitingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 15\\): BLOCKING",
+        "primitives.SynchronousQueueOfferTimesOut# primitives\\.SynchronousQueueOfferTimesOut\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 13\\): BLOCKING",
+        "primitives.PipedReadFromWritingThread# primitives\\.PipedReadFromWritingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 22\\): BLOCKING",
+        "primitives.PipedWriteToReadingThread# primitives\\.PipedWriteToReadingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 18\\): BLOCKING",
+        "primitives.ContendedForeignLock# primitives\\.ContendedForeignLock\\.call\\(\\)Ljava/lang/Object; \\(line 18\\): "
+                + "the lock, made outside the loaded scope, is held by another thread and waiting for it blocks the thread",
+        "primitives.ContendedForeignLockTimedTry# primitives\\.ContendedForeignLockTimedTry\\.call\\(\\)Ljava/lang/Object; "
+                + "\\(line 17\\): the lock, made outside the loaded scope, is held by another thread and waiting for it blocks "
+                + "the thread"})
     void strictRefusalNamesClassMethodLineAndReason(String fixture, String site) {
         ExecutionException e;
         try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("sites").build()) {
@@ -53,7 +68,8 @@ class PinSiteMessageTest {
         }
         assertInstanceOf(UnsuspendableFrameException.class, cause, () -> "refused: " + e.getCause());
         String message = cause.getMessage();
-        String expected = "cannot suspend at flowtest\\.conformance\\." + site.replace("CALLBACK", CALLBACK);
+        String expected = "cannot suspend at flowtest\\.conformance\\." + site.replace("CALLBACK", CALLBACK)
+                .replace("BLOCKING", "the call blocks its thread and has no suspendable form");
         assertTrue(Pattern.matches(expected, message), () -> message + "\n  expected: " + expected);
     }
 }

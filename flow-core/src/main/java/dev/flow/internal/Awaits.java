@@ -804,6 +804,70 @@ public final class Awaits {
         write(viewed((TransportOutputStream) out), src, off, len);
     }
 
+    /**
+     * The stream replacements' forms that know their call site ({@code site}, a {@code
+     * Pins.Reason.BLOCKING_CALL} site): a piped stream waits for its peer inside the JDK, so in a flow
+     * its {@code read}, {@code readNBytes}, {@code skip} and {@code write} are reported at the site (a
+     * warning once per site; refused in strict mode) and block, whether or not this call would wait.
+     */
+    public static int inputRead(InputStream in, int site) throws IOException {
+        piped(in, site);
+        return inputRead(in);
+    }
+
+    /** {@link #inputRead(InputStream, int)} for {@code read(byte[])}. */
+    public static int inputRead(InputStream in, byte[] dst, int site) throws IOException {
+        piped(in, site);
+        return inputRead(in, dst);
+    }
+
+    /** {@link #inputRead(InputStream, int)} for {@code read(byte[], int, int)}. */
+    public static int inputRead(InputStream in, byte[] dst, int off, int len, int site) throws IOException {
+        piped(in, site);
+        return inputRead(in, dst, off, len);
+    }
+
+    /** {@link #inputRead(InputStream, int)} for {@code readNBytes(byte[], int, int)}. */
+    public static int inputReadNBytes(InputStream in, byte[] dst, int off, int len, int site) throws IOException {
+        piped(in, site);
+        return inputReadNBytes(in, dst, off, len);
+    }
+
+    /** {@link #inputRead(InputStream, int)} for {@code skip(long)}. */
+    public static long inputSkip(InputStream in, long n, int site) throws IOException {
+        piped(in, site);
+        return inputSkip(in, n);
+    }
+
+    /** {@link #inputRead(InputStream, int)} for {@code write(int)}. */
+    public static void outputWrite(OutputStream out, int b, int site) throws IOException {
+        piped(out, site);
+        outputWrite(out, b);
+    }
+
+    /** {@link #inputRead(InputStream, int)} for {@code write(byte[])}. */
+    public static void outputWrite(OutputStream out, byte[] src, int site) throws IOException {
+        piped(out, site);
+        outputWrite(out, src);
+    }
+
+    /** {@link #inputRead(InputStream, int)} for {@code write(byte[], int, int)}. */
+    public static void outputWrite(OutputStream out, byte[] src, int off, int len, int site) throws IOException {
+        piped(out, site);
+        outputWrite(out, src, off, len);
+    }
+
+    /** Whether the stream replacements report a stream of type {@code type} at their site: a piped stream. */
+    public static boolean reportsAtSite(Class<?> type) {
+        return java.io.PipedInputStream.class.isAssignableFrom(type) || java.io.PipedOutputStream.class.isAssignableFrom(type);
+    }
+
+    private static void piped(Object stream, int site) {
+        if (stream instanceof java.io.PipedInputStream || stream instanceof java.io.PipedOutputStream) {
+            Polling.unsuspendable(site);
+        }
+    }
+
     /** Replaces {@code OutputStream.flush()}. */
     public static void outputFlush(OutputStream out) throws IOException {
         if (!(out instanceof TransportOutputStream)) {

@@ -2,6 +2,8 @@ package dev.flow.internal;
 
 import dev.flow.FlowLocal;
 import java.util.Arrays;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -68,6 +70,35 @@ public final class Locks {
         }
         h.add(lock, site);
         HOLDS.incrementAndGet();
+    }
+
+    /**
+     * Called before a flow's {@code lock()}, {@code lockInterruptibly()} or timed {@code tryLock} of
+     * {@code lock}: a lock made outside the loaded scope (not a {@link FlowOwnedLock}) that would make
+     * the call wait is reported at {@code site} (a {@code Pins.Reason.CONTENDED_LOCK} site: a warning
+     * once per site, refused in strict mode), and the call then blocks. A {@code ReentrantLock} is asked
+     * whether another thread holds it; any other lock is tried and at once released. Outside a flow
+     * nothing is done.
+     */
+    public static void acquiring(Object lock, int site) {
+        if (lock instanceof FlowOwnedLock || !(lock instanceof Lock) || FlowState.current() == null) {
+            return;
+        }
+        if (wouldWait((Lock) lock)) {
+            Pins.onPinnedAwait(site);
+        }
+    }
+
+    private static boolean wouldWait(Lock lock) {
+        if (lock instanceof ReentrantLock) {
+            ReentrantLock r = (ReentrantLock) lock;
+            return r.isLocked() && !r.isHeldByCurrentThread();
+        }
+        if (lock.tryLock()) {
+            lock.unlock();
+            return false;
+        }
+        return true;
     }
 
     /** Records a {@code tryLock} at {@code site}: only a successful one holds the lock. Returns {@code acquired}. */

@@ -1,7 +1,10 @@
 package dev.flow.internal;
 
 import dev.flow.UnsuspendableFrameException;
+import java.lang.invoke.CallSite;
+import java.lang.invoke.ConstantCallSite;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.ReferenceQueue;
 import java.util.ArrayDeque;
@@ -69,6 +72,8 @@ public final class Pins {
         LOCK("a java.util.concurrent.locks.Lock taken here is still held"),
         /** A blocking call that cannot suspend, e.g. {@code Object.wait} or {@code Condition.await}. */
         BLOCKING_CALL("the call blocks its thread and has no suspendable form"),
+        /** Acquiring a lock made outside the loaded scope that another thread holds: the wait blocks the thread. */
+        CONTENDED_LOCK("the lock, made outside the loaded scope, is held by another thread and waiting for it blocks the thread"),
         /** The continuation engine cannot transform the method: it runs as compiled (lenient loaders only). */
         UNINSTRUMENTED("the continuation engine cannot instrument this method");
 
@@ -406,6 +411,19 @@ public final class Pins {
     public static int bootstrapSite(MethodHandles.Lookup lookup, String name, Class<?> type, String className, String method,
                                     int line, String reason, String detail, int strict) {
         return register(className, method, line, Reason.valueOf(reason), detail.isEmpty() ? null : detail, strict != 0);
+    }
+
+    /**
+     * The bootstrap method of the {@code invokedynamic} that a build-time-instrumented class calls in
+     * place of a site id that a replacement of a call with a receiver takes (with a dynamic constant
+     * there, HotSpot 17 crashed computing the helpful {@code NullPointerException} message of a null
+     * receiver in the same method; an {@code invokedynamic} is read as any call).
+     * Registers the site as {@link #bootstrapSite} does and returns a call site of that constant id.
+     */
+    public static CallSite bootstrapSiteCall(MethodHandles.Lookup lookup, String name, MethodType type, String className,
+                                             String method, int line, String reason, String detail, int strict) {
+        int id = bootstrapSite(lookup, name, int.class, className, method, line, reason, detail, strict);
+        return new ConstantCallSite(MethodHandles.constant(int.class, id));
     }
 
     /** The message of a registered site (for tests and diagnostics). */

@@ -89,6 +89,34 @@ public final class PrimitiveAwaits {
         }
     }
 
+    /**
+     * Replaces {@code BlockingQueue.put(Object)} at the call site {@code site}: a {@code SynchronousQueue}
+     * hand-off needs a thread blocked on one side, so in a flow its {@code put} is reported at the site
+     * as a blocking call (a warning once per site; refused in strict mode) and blocks.
+     */
+    @SuppressWarnings("unchecked")
+    public static void put(BlockingQueue<?> q, Object e, int site) throws InterruptedException {
+        if (q instanceof SynchronousQueue) {
+            Polling.unsuspendable(site);
+            ((BlockingQueue<Object>) q).put(e);
+            return;
+        }
+        put(q, e);
+    }
+
+    /**
+     * Replaces {@code BlockingQueue.offer(Object, long, TimeUnit)} at the call site {@code site}: a {@code
+     * SynchronousQueue}'s is reported there in a flow, as {@link #put(BlockingQueue, Object, int)}.
+     */
+    @SuppressWarnings("unchecked")
+    public static boolean offer(BlockingQueue<?> q, Object e, long timeout, TimeUnit unit, int site) throws InterruptedException {
+        if (q instanceof SynchronousQueue) {
+            Polling.unsuspendable(site);
+            return ((BlockingQueue<Object>) q).offer(e, timeout, unit);
+        }
+        return offer(q, e, timeout, unit);
+    }
+
     /** Replaces {@code BlockingQueue.offer(Object, long, TimeUnit)}: {@code false} once the timeout has passed. */
     @SuppressWarnings("unchecked")
     public static boolean offer(BlockingQueue<?> q, Object e, long timeout, TimeUnit unit) throws InterruptedException {

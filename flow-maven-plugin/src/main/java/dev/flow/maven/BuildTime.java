@@ -27,6 +27,7 @@ import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -49,9 +50,29 @@ final class BuildTime {
     private static final Handle BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, PINS, "bootstrapSite",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;I"
                     + "Ljava/lang/String;Ljava/lang/String;I)I", false);
+    private static final Handle CALL_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, PINS, "bootstrapSiteCall",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;"
+                    + "Ljava/lang/String;ILjava/lang/String;Ljava/lang/String;I)Ljava/lang/invoke/CallSite;", false);
     /** The runtime methods that take a site id, pushed just before the call. */
     private static final Set<String> SITE_CONSUMERS = Set.of(PINS + ".enter(I)I", "dev/flow/internal/Polling.unsuspendable(I)V",
             "dev/flow/internal/Locks.locked(Ljava/lang/Object;I)V", "dev/flow/internal/Locks.tried(Ljava/lang/Object;ZI)Z");
+    /**
+     * The runtime methods that take a site id and report it only for some receivers (a contended lock
+     * made outside the scope, a {@code SynchronousQueue}, a piped stream): their sites are made portable
+     * by an {@code invokedynamic} ({@link Pins#bootstrapSiteCall}: with a dynamic constant, HotSpot 17
+     * crashed computing the helpful message of a null receiver of such a call) and are not in the pin
+     * report.
+     */
+    private static final Set<String> CONDITIONAL_SITE_CONSUMERS = Set.of("dev/flow/internal/Locks.acquiring(Ljava/lang/Object;I)V",
+            "dev/flow/internal/PrimitiveAwaits.put(Ljava/util/concurrent/BlockingQueue;Ljava/lang/Object;I)V",
+            "dev/flow/internal/PrimitiveAwaits.offer(Ljava/util/concurrent/BlockingQueue;Ljava/lang/Object;J"
+                    + "Ljava/util/concurrent/TimeUnit;I)Z",
+            "dev/flow/internal/Awaits.inputRead(Ljava/io/InputStream;I)I", "dev/flow/internal/Awaits.inputRead(Ljava/io/InputStream;[BI)I",
+            "dev/flow/internal/Awaits.inputRead(Ljava/io/InputStream;[BIII)I",
+            "dev/flow/internal/Awaits.inputReadNBytes(Ljava/io/InputStream;[BIII)I",
+            "dev/flow/internal/Awaits.inputSkip(Ljava/io/InputStream;JI)J", "dev/flow/internal/Awaits.outputWrite(Ljava/io/OutputStream;II)V",
+            "dev/flow/internal/Awaits.outputWrite(Ljava/io/OutputStream;[BI)V",
+            "dev/flow/internal/Awaits.outputWrite(Ljava/io/OutputStream;[BIII)V");
 
     /** A place where a flow would block its worker rather than suspend. */
     static final class PinSite {
@@ -222,7 +243,7 @@ final class BuildTime {
         boolean hasSites = false;
         for (MethodNode m : cn.methods) {
             for (AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
-                if (!(i instanceof LdcInsnNode) || !(((LdcInsnNode) i).cst instanceof Integer) || !consumesSite(i.getNext())) {
+                if (!(i instanceof LdcInsnNode) || !(((LdcInsnNode) i).cst instanceof Integer) || !consumesSite(nextReal(i))) {
                     continue;
                 }
                 int id = (Integer) ((LdcInsnNode) i).cst;
@@ -230,10 +251,16 @@ final class BuildTime {
                 if (r == null) {
                     throw new IllegalStateException("no pin site " + id + " registered for " + cn.name + "." + m.name + m.desc);
                 }
-                ((LdcInsnNode) i).cst = new ConstantDynamic("site", "I", BOOTSTRAP, r[0], r[1], r[2],
-                        ((Pins.Reason) r[3]).name(), r[4] == null ? "" : r[4], ((Boolean) r[5]) ? 1 : 0);
-                if (!isTaskEntryWrapper(cn, m)) {
-                    sites.computeIfAbsent(id, k -> site(r, loader));
+                Object[] args = {r[0], r[1], r[2], ((Pins.Reason) r[3]).name(), r[4] == null ? "" : r[4], ((Boolean) r[5]) ? 1 : 0};
+                if (CONDITIONAL_SITE_CONSUMERS.contains(key(nextReal(i)))) {
+                    InvokeDynamicInsnNode call = new InvokeDynamicInsnNode("site", "()I", CALL_BOOTSTRAP, args);
+                    m.instructions.set(i, call);
+                    i = call;
+                } else {
+                    ((LdcInsnNode) i).cst = new ConstantDynamic("site", "I", BOOTSTRAP, args);
+                    if (!isTaskEntryWrapper(cn, m)) {
+                        sites.computeIfAbsent(id, k -> site(r, loader));
+                    }
                 }
                 hasSites = true;
             }
@@ -260,8 +287,24 @@ final class BuildTime {
         if (!(next instanceof MethodInsnNode) || next.getOpcode() != Opcodes.INVOKESTATIC) {
             return false;
         }
-        MethodInsnNode c = (MethodInsnNode) next;
-        return SITE_CONSUMERS.contains(c.owner + "." + c.name + c.desc);
+        return SITE_CONSUMERS.contains(key(next)) || CONDITIONAL_SITE_CONSUMERS.contains(key(next));
+    }
+
+    /**
+     * The instruction after {@code i}, past labels and frames: the engine places the resume point of a
+     * call that can suspend between its last argument and the call.
+     */
+    private static AbstractInsnNode nextReal(AbstractInsnNode i) {
+        AbstractInsnNode n = i.getNext();
+        while (n != null && n.getOpcode() < 0) {
+            n = n.getNext();
+        }
+        return n;
+    }
+
+    private static String key(AbstractInsnNode call) {
+        MethodInsnNode c = (MethodInsnNode) call;
+        return c.owner + "." + c.name + c.desc;
     }
 
     private static PinSite site(Object[] r, ClassLoader loader) {

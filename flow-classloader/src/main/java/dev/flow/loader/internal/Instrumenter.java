@@ -1,5 +1,6 @@
 package dev.flow.loader.internal;
 
+import dev.flow.internal.HandOvers;
 import dev.flow.internal.Pins;
 import dev.flow.loader.InstrumentationException;
 import dev.flow.spi.SuspensionPoint;
@@ -1062,7 +1063,9 @@ public final class Instrumenter {
                 if (fallback != null) {
                     SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, fallback, siteLine, strict);
                 }
-                AbstractInsnNode[] range = point != null ? rewritePoint(mn, c, point) : new AbstractInsnNode[] {c, c};
+                AbstractInsnNode[] range = point != null
+                        ? rewritePoint(mn, c, point, cn.name.replace('/', '.'), mn.name + mn.desc, siteLine)
+                        : new AbstractInsnNode[] {c, c};
                 if (test != null) {
                     range = test;
                 }
@@ -1133,8 +1136,9 @@ public final class Instrumenter {
      * whether or not it would block. {@code java.io} stream points are the exception: only a
      * transport's own views suspend, so their replacements make that check for views themselves.
      */
-    private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
-        AbstractInsnNode[] range = rewriteCall(mn, c, p);
+    private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p, String className,
+                                            String method, int line) {
+        AbstractInsnNode[] range = rewriteCall(mn, c, p, className, method, line);
         if (!strict || p.owner().equals("java/io/InputStream") || p.owner().equals("java/io/OutputStream")) {
             return range;
         }
@@ -1148,7 +1152,8 @@ public final class Instrumenter {
      * A call with a receiver keeps its original form for a null receiver ({@link
      * SiteCalls#guardNullReceiver}).
      */
-    private AbstractInsnNode[] rewriteCall(MethodNode mn, MethodInsnNode c, SuspensionPoint p) {
+    private AbstractInsnNode[] rewriteCall(MethodNode mn, MethodInsnNode c, SuspensionPoint p, String className,
+                                           String method, int line) {
         InsnList insns = mn.instructions;
         InsnList repl = new InsnList();
         if (p.kind() != SuspensionPoint.Kind.STATIC) {
@@ -1158,13 +1163,25 @@ public final class Instrumenter {
             repl.add(new MethodInsnNode(c.getOpcode(), c.owner, c.name, c.desc, c.itf));
             return SiteCalls.guardNullReceiver(mn, c, repl);
         }
-        repl.add(new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(), p.replacementName(),
-                p.replacementDescriptor(), false));
+        String replacement = p.replacementDescriptor();
+        if (SITED.contains(p.replacementOwner() + '.' + p.replacementName())) {
+            repl.add(new LdcInsnNode(Pins.register(className, method, line, Pins.Reason.BLOCKING_CALL, strict)));
+            replacement = replacement.replace(")", "I)");
+        }
+        repl.add(new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(), p.replacementName(), replacement, false));
         Type want = Type.getReturnType(c.desc);
         Type got = Type.getReturnType(p.replacementDescriptor());
-        if (!want.equals(got) && want.getSort() >= Type.ARRAY) {
-            repl.add(new TypeInsnNode(Opcodes.CHECKCAST,
-                    want.getSort() == Type.ARRAY ? want.getDescriptor() : want.getInternalName()));
+        int handOver = c.getOpcode() == Opcodes.INVOKESTATIC ? -1 : handOverKind(c);
+        if (handOver >= 0) {
+            handOver(c, handOver, repl);
+        } else {
+            if (!want.equals(got) && want.getSort() >= Type.ARRAY) {
+                repl.add(new TypeInsnNode(Opcodes.CHECKCAST,
+                        want.getSort() == Type.ARRAY ? want.getDescriptor() : want.getInternalName()));
+            }
+            if (want.getSort() >= Type.ARRAY) {
+                forgetSource(repl);
+            }
         }
         if (c.getOpcode() != Opcodes.INVOKESTATIC) {
             return SiteCalls.guardNullReceiver(mn, c, repl);
@@ -1174,6 +1191,88 @@ public final class Instrumenter {
         insns.insertBefore(c, repl);
         insns.remove(c);
         return new AbstractInsnNode[] {first, last};
+    }
+
+    /**
+     * The built-in replacements that also take their call site (a {@link Pins.Reason#BLOCKING_CALL} site,
+     * as a last {@code int}): where the receiver cannot suspend (a {@code SynchronousQueue}'s {@code put},
+     * a piped stream's {@code read}), they report the blocking call there.
+     */
+    private static final Set<String> SITED = Set.of(Names.PRIMITIVE_AWAITS + ".put", Names.PRIMITIVE_AWAITS + ".offer",
+            Names.AWAITS + ".inputRead", Names.AWAITS + ".inputReadNBytes", Names.AWAITS + ".inputSkip",
+            Names.AWAITS + ".outputWrite");
+
+    private static final String TIMED_RESULT = "(JLjava/util/concurrent/TimeUnit;)";
+
+    /**
+     * The {@link HandOvers} kind that hands the result of {@code c}'s replacement back through {@code c}
+     * itself, or -1: timed polls of queues, deques and completion services and {@code Future.get(long,
+     * TimeUnit)}, whose owner is an interface or a JDK class a holder can be made of.
+     */
+    static int handOverKind(MethodInsnNode c) {
+        if (!c.desc.startsWith(TIMED_RESULT)) {
+            return -1;
+        }
+        String owner = c.owner.startsWith("java/util/concurrent/") ? c.owner.substring("java/util/concurrent/".length()) : "";
+        switch (c.name) {
+            case "poll":
+                switch (owner) {
+                    case "BlockingQueue":
+                    case "BlockingDeque":
+                    case "LinkedBlockingDeque":
+                        return HandOvers.DEQUE;
+                    case "LinkedBlockingQueue":
+                        return HandOvers.LINKED_QUEUE;
+                    case "ArrayBlockingQueue":
+                        return HandOvers.ARRAY_QUEUE;
+                    case "TransferQueue":
+                    case "LinkedTransferQueue":
+                        return HandOvers.TRANSFER_QUEUE;
+                    case "CompletionService":
+                    case "ExecutorCompletionService":
+                        return HandOvers.COMPLETION_SERVICE;
+                    default:
+                        return -1;
+                }
+            case "pollFirst":
+            case "pollLast":
+                return owner.equals("BlockingDeque") || owner.equals("LinkedBlockingDeque") ? HandOvers.DEQUE : -1;
+            case "get":
+                return owner.equals("Future") || owner.equals("CompletableFuture") ? HandOvers.FUTURE : -1;
+            default:
+                return -1;
+        }
+    }
+
+    /**
+     * Follows the replacement's result with {@code HandOvers.of(result, kind)} and the original call
+     * {@code c} on that holder with a zero timeout, which returns the result at once: loaded code gets
+     * it from an instruction with the original's owner, name and descriptor, as the JVM's helpful
+     * {@code NullPointerException} message names it.
+     */
+    private static void handOver(MethodInsnNode c, int kind, InsnList repl) {
+        repl.add(new LdcInsnNode(kind));
+        repl.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "dev/flow/internal/HandOvers", "of",
+                "(Ljava/lang/Object;I)Ljava/lang/Object;", false));
+        repl.add(new TypeInsnNode(Opcodes.CHECKCAST, c.owner));
+        repl.add(new InsnNode(Opcodes.LCONST_0));
+        repl.add(new FieldInsnNode(Opcodes.GETSTATIC, "java/util/concurrent/TimeUnit", "NANOSECONDS",
+                "Ljava/util/concurrent/TimeUnit;"));
+        repl.add(new MethodInsnNode(c.getOpcode(), c.owner, c.name, c.desc, c.itf));
+    }
+
+    /**
+     * Makes the reference on top of the stack come from two instructions, so that the JVM's helpful
+     * {@code NullPointerException} message leaves out its "because ..." part about it rather than
+     * name the replacement (a {@code dev.flow.internal} method the code never called).
+     */
+    private static void forgetSource(InsnList repl) {
+        LabelNode kept = new LabelNode();
+        repl.add(new InsnNode(Opcodes.DUP));
+        repl.add(new org.objectweb.asm.tree.JumpInsnNode(Opcodes.IFNONNULL, kept));
+        repl.add(new InsnNode(Opcodes.POP));
+        repl.add(new InsnNode(Opcodes.ACONST_NULL));
+        repl.add(kept);
     }
 
     /**
@@ -1293,7 +1392,7 @@ public final class Instrumenter {
         pinnedCall(w, site, 0, call);
         SuspensionPoint point = pointOf(h);
         if (point != null) {
-            rewritePoint(w, call, point);
+            rewritePoint(w, call, point, cn.name.replace('/', '.'), h.getName() + h.getDesc(), line);
         }
         cn.methods.add(w);
         Object[] bsmArgs = indy.bsmArgs.clone();

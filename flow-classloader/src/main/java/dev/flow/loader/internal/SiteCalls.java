@@ -26,7 +26,9 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   <li>Owner-based lock operations ({@code Lock.lock}, {@code lockInterruptibly}, {@code tryLock},
  *       {@code unlock}) stay as they are and are followed by a call to {@code Locks}, which records
  *       what the flow holds, so that an await while a lock is held pins the flow (lock site
- *       registered with {@link Pins.Reason#LOCK}).
+ *       registered with {@link Pins.Reason#LOCK}); an acquisition that can wait ({@code lock}, {@code
+ *       lockInterruptibly}, timed {@code tryLock}) is preceded by {@code Locks.acquiring}, which reports
+ *       it when a lock made outside the scope is held by another thread ({@link Pins.Reason#CONTENDED_LOCK}).
  *   <li>Blocking calls without a suspendable form ({@code Object.wait}, {@code Condition.await*},
  *       {@code CyclicBarrier.await}, {@code Exchanger.exchange}, {@code
  *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join(long, int)}, {@code TransferQueue.transfer},
@@ -216,6 +218,16 @@ final class SiteCalls {
             insns.insertBefore(c, new LdcInsnNode(site));
             insns.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, POLLING, "unsuspendable", "(I)V", false));
             return;
+        }
+        if (kind != Kind.UNLOCK && (!c.name.equals("tryLock") || c.desc.startsWith(TIMED))) {
+            int contended = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.CONTENDED_LOCK, strict);
+            InsnList before = new InsnList();
+            int[] slots = storeArguments(mn, c.desc, before);
+            before.add(new InsnNode(Opcodes.DUP));
+            before.add(new LdcInsnNode(contended));
+            before.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LOCKS, "acquiring", "(Ljava/lang/Object;I)V", false));
+            loadArguments(c.desc, slots, before);
+            insns.insertBefore(c, before);
         }
         insns.insertBefore(c, dupReceiver(mn, c));
         InsnList after = new InsnList();

@@ -26,6 +26,7 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.MultiANewArrayInsnNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
@@ -54,10 +55,13 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  *   <li>a field, static field or array element ({@code this.text}, {@code C.NONE}, {@code parts[i]}):
  *       kept in a fresh local; if it is null where it is dereferenced, its expression is evaluated
  *       again and, if still null, the original instruction runs on it and throws the original message
- *       (if it changed meanwhile, the null is dereferenced with no "because" part).
+ *       (if it changed meanwhile, the null is dereferenced with no "because" part);
+ *   <li>the result of a call ({@code g().concat(f.get())}): kept in a fresh local; if it is null where
+ *       it is dereferenced next, a {@code NullPointerException} with the message the JVM gives loaded
+ *       normally ({@link NullMessages}) is thrown there (a result passed on or stored is not checked).
  * </ul>
- * Other values (results of calls, arithmetic, objects under construction) and everything below them
- * stay on the stack as before. A site whose operands or uses are not straight-line code is left as is.
+ * Other values (arithmetic, objects under construction) and everything below them stay on the stack
+ * as before. A site whose operands or uses are not straight-line code is left as is.
  * Stateless; used by the instrumenter under the class loader's initialisation.
  */
 final class StackSpills {
@@ -67,11 +71,13 @@ final class StackSpills {
     private static final int NAMED = 2;
     private static final int EXPRESSION = 3;
     private static final int KEEP = 4;
+    private static final int CALL = 5;
     /** How far a search walks from a call site, in instructions. */
     private static final int REACH = 400;
 
     private StackSpills() {
     }
+
 
     /** One value moved off the stack across a site. */
     private static final class Lifted {
@@ -83,6 +89,8 @@ final class StackSpills {
         String desc;
         List<AbstractInsnNode> expression;
         AbstractInsnNode consumer;
+        /** For {@link #CALL}: the JVM's message for the consumer meeting the null the call returned. */
+        String message;
         int slot;
     }
 
@@ -372,6 +380,17 @@ final class StackSpills {
                         v.desc = lv.desc;
                     }
                 }
+            } else if (called(s) != null && v.type.isReference() && reload >= 0) {
+                AbstractInsnNode consumer = consumer(site, level);
+                if (consumer == NONE) {
+                    v.kind = CALL;
+                    v.consumer = NONE;
+                } else if (consumer != null && (!(consumer instanceof MethodInsnNode) || isNamedCall((MethodInsnNode) consumer))) {
+                    v.kind = CALL;
+                    v.consumer = consumer;
+                    v.message = NullMessages.failedAction(consumer) + " because the return value of \""
+                            + NullMessages.method(called(s)) + "\" is null";
+                }
             } else if (v.type.isReference() && v.type != BasicValue.UNINITIALIZED_VALUE) {
                 List<AbstractInsnNode> e = expression(s, 0);
                 if (e != null && reload >= 0) {
@@ -386,6 +405,25 @@ final class StackSpills {
                 }
             }
             return v;
+        }
+
+        /**
+         * The call whose result {@code s} pushes, through {@code checkcast}s (the JVM names a cast value
+         * by its source), if the JVM names it as written ({@link #isNamedCall}); else {@code null}.
+         */
+        private MethodInsnNode called(AbstractInsnNode s) {
+            for (int n = 0; s.getOpcode() == Opcodes.CHECKCAST && n < 4; n++) {
+                Frame<SourceValue> f = src[mn.instructions.indexOf(s)];
+                if (f == null) {
+                    return null;
+                }
+                SourceValue v = original(f.getStack(f.getStackSize() - 1));
+                if (!single(v)) {
+                    return null;
+                }
+                s = first(v);
+            }
+            return s instanceof MethodInsnNode && isNamedCall((MethodInsnNode) s) ? (MethodInsnNode) s : null;
         }
 
         /**
@@ -575,7 +613,11 @@ final class StackSpills {
             unstash(at, p.to, stash, back);
             mn.instructions.insertBefore(insns[p.reload], back);
             for (int j = p.from; j < p.to; j++) {
-                if (p.values[j].consumer != null) {
+                if (p.values[j].kind == CALL) {
+                    if (p.values[j].consumer != NONE) {
+                        throwIfNull(p.values[j], j);
+                    }
+                } else if (p.values[j].consumer != null) {
                     guard(p.values[j], j);
                 }
             }
@@ -606,6 +648,29 @@ final class StackSpills {
             g.add(race);
             g.add(new InsnNode(Opcodes.POP));
             g.add(new InsnNode(Opcodes.ACONST_NULL));
+            g.add(cont);
+            unstash(at, level + 1, stash, g);
+            mn.instructions.insertBefore(v.consumer, g);
+        }
+
+        /**
+         * Before the consumer of the call result {@code v}: if it is null, throws the {@code
+         * NullPointerException} the JVM throws there loaded normally, with its message (the call cannot
+         * be made again, and the JVM would name only the instruction that pushed the value back).
+         */
+        private void throwIfNull(Lifted v, int level) {
+            Frame<BasicValue> at = basic[indexIn(v.consumer)];
+            InsnList g = new InsnList();
+            int[] stash = stash(at, level + 1, at.getStackSize(), g);
+            LabelNode cont = new LabelNode();
+            g.add(new InsnNode(Opcodes.DUP));
+            g.add(new JumpInsnNode(Opcodes.IFNONNULL, cont));
+            g.add(new TypeInsnNode(Opcodes.NEW, "java/lang/NullPointerException"));
+            g.add(new InsnNode(Opcodes.DUP));
+            g.add(new LdcInsnNode(v.message));
+            g.add(new MethodInsnNode(Opcodes.INVOKESPECIAL, "java/lang/NullPointerException", "<init>", "(Ljava/lang/String;)V",
+                    false));
+            g.add(new InsnNode(Opcodes.ATHROW));
             g.add(cont);
             unstash(at, level + 1, stash, g);
             mn.instructions.insertBefore(v.consumer, g);
@@ -642,6 +707,15 @@ final class StackSpills {
             mn.maxLocals += size;
             return slot;
         }
+    }
+
+    /**
+     * Whether the JVM would name {@code c} as the program wrote it: not a call the loader made up (its
+     * {@code dev.flow} helpers, a dispatch through a marker interface, a method renamed for the flow).
+     */
+    private static boolean isNamedCall(MethodInsnNode c) {
+        return !c.owner.startsWith("dev/flow/internal/") && !c.owner.startsWith(Dispatch.PACKAGE)
+                && !c.name.endsWith(Names.FLOW_SUFFIX) && !c.name.startsWith("<");
     }
 
     /** {@link Method#consumer}'s answer for a value used without being dereferenced. */

@@ -53,6 +53,13 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "TimeUnitTimedWait").pins(blocking),
                 Case.of(p + "SynchronizerAcquire").pins(blocking),
                 Case.of(p + "FileChannelLock").pins(blocking),
-                Case.of(p + "ChannelGroupAwaitTermination").pins(blocking));
+                Case.of(p + "ChannelGroupAwaitTermination").pins(blocking),
+                Case.of(p + "SynchronousQueuePutToWaitingThread").pins(blocking),
+                Case.of(p + "SynchronousQueueOfferTimesOut").pins(blocking),
+                Case.of(p + "PipedReadFromWritingThread").pins(blocking),
+                Case.of(p + "PipedWriteToReadingThread").pins(blocking),
+                Case.of(p + "ContendedForeignLock").pins("is held by another thread"),
+                Case.of(p + "ContendedForeignLockTimedTry").pins("is held by another thread"),
+                Case.of(p + "UncontendedForeignLock").suspends());
     }
 }

@@ -31,9 +31,10 @@ final class JdkBlockingAllowList {
     static final String CALLBACK = "an interface or hook the caller implements: the waits in its body are "
             + "classified at their own call sites, and a JDK caller of it pins (CALLBACK)";
     static final String LOCK_VIEW = "returns the lock object; acquiring it is Lock.lock, followed by SiteCalls";
-    static final String PIPE = "blocks its worker as in sync mode, not reported: a piped stream is an InputStream "
-            + "or Reader, whose read is the stream suspension point (plain call for anything but a transport view); "
-            + "flows hand data to each other through BlockingQueues, which suspend";
+    static final String PIPE = "blocks its worker as in sync mode, not reported: a piped Reader/Writer is read and "
+            + "written through Reader/Writer methods, which are no suspension points (piped InputStream/OutputStream "
+            + "reads and writes are reported at their site by the stream points); flows hand data to each other "
+            + "through BlockingQueues, which suspend";
 
     private static final List<Entry> ENTRIES = List.of(
             // java.lang
@@ -79,9 +80,7 @@ final class JdkBlockingAllowList {
             e("java.util.concurrent.ForkJoinTask.quietlyInvoke", "runs the task's compute() on the calling thread, "
                     + "where its waits are classified at their own sites (and pin as CALLBACK)"),
             // java.io
-            e("java.io.PipedInputStream", PIPE),
             e("java.io.PipedReader", PIPE),
-            e("java.io.PipedOutputStream", PIPE),
             e("java.io.PipedWriter", PIPE),
             e("java.io.InputStream", STREAMS),
             e("java.io.OutputStream", STREAMS),

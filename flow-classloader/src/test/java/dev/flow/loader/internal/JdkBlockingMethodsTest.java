@@ -2,6 +2,7 @@ package dev.flow.loader.internal;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.internal.Awaits;
 import dev.flow.spi.SuspensionPoint;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -44,7 +45,9 @@ import org.objectweb.asm.Type;
  * <p><b>Classified</b> means one of: a {@link BuiltinSuspensionPoints} entry matches it (same name and
  * parameters, declared by the entry's owner or a subtype): it suspends (except the {@code java.io}
  * stream points, which suspend only for a transport's own views); a {@link SiteCalls} rule matches
- * it: a blocking call reported once per site, or an owner-based lock acquisition that is followed; or
+ * it: a blocking call reported once per site, or an owner-based lock acquisition that is followed (and
+ * reported at its site when a lock made outside the scope is contended); a stream point's method of a
+ * stream its replacement reports at the call site ({@code Awaits.reportsAtSite}: piped streams); or
  * {@link JdkBlockingAllowList} names it, its type or one of its supertypes' declarations with a reason.
  */
 class JdkBlockingMethodsTest {
@@ -104,6 +107,39 @@ class JdkBlockingMethodsTest {
                 + " (remove them or give the JDK release that adds the method): " + stale);
     }
 
+    /**
+     * Piped streams wait for their peer inside the JDK: every public method of {@code PipedInputStream}
+     * and {@code PipedOutputStream} (inherited ones included, which the walk above classifies by their
+     * {@code InputStream}/{@code OutputStream} declaration) that can block is reported at its call site,
+     * or is one that {@link #PIPE_UNREPORTED} names.
+     */
+    @Test
+    void everyPipedStreamMethodThatCanBlockIsReportedAtItsSiteOrNamedAsNot() {
+        List<String> unreported = new ArrayList<>();
+        for (Class<?> type : List.of(java.io.PipedInputStream.class, java.io.PipedOutputStream.class)) {
+            for (Method m : type.getMethods()) {
+                String key = m.getName() + Type.getMethodDescriptor(m);
+                boolean reported = reportedByStreamSite(type, m) || SiteCalls.match(Type.getInternalName(m.getDeclaringClass()),
+                        m.getName(), Type.getMethodDescriptor(m), false, JdkBlockingMethodsTest::isSubtype) != null;
+                if (canBlock(m, true) && !reported && !PIPE_UNREPORTED.contains(key)) {
+                    unreported.add(type.getSimpleName() + "." + key);
+                }
+            }
+        }
+        assertTrue(unreported.isEmpty(), "piped stream methods that can block and are not reported: " + unreported);
+    }
+
+    /**
+     * The piped streams' methods that can block (by the walk's rule) and are not reported: {@code
+     * readAllBytes}, {@code readNBytes(int)}, {@code skipNBytes} and {@code transferTo} wait for the writer
+     * but are no stream suspension points, so they are called as loaded normally (README, "Blocking calls
+     * with no suspendable form"); {@code available}, {@code flush}, {@code close} and {@code connect} never
+     * wait for the peer (they only take the pipe's monitor).
+     */
+    static final List<String> PIPE_UNREPORTED = List.of("readAllBytes()[B", "readNBytes(I)[B", "skipNBytes(J)V",
+            "transferTo(Ljava/io/OutputStream;)J", "available()I", "flush()V", "close()V",
+            "connect(Ljava/io/PipedInputStream;)V", "connect(Ljava/io/PipedOutputStream;)V");
+
     static boolean canBlock(Method m, boolean io) {
         int mod = m.getModifiers();
         if (m.isSynthetic() || m.isBridge() || !(Modifier.isPublic(mod) || Modifier.isProtected(mod))) {
@@ -145,8 +181,27 @@ class JdkBlockingMethodsTest {
     }
 
     private static boolean reported(Method m) {
-        return SiteCalls.match(Type.getInternalName(m.getDeclaringClass()), m.getName(), Type.getMethodDescriptor(m),
+        return reportedByStreamSite(m.getDeclaringClass(), m) || SiteCalls.match(Type.getInternalName(m.getDeclaringClass()), m.getName(), Type.getMethodDescriptor(m),
                 Modifier.isStatic(m.getModifiers()), JdkBlockingMethodsTest::isSubtype) != null;
+    }
+
+    /**
+     * A method, of {@code type} or inherited by it, that is a stream suspension point, where {@code type}
+     * is a stream the points' replacements report at their call site ({@code Awaits.reportsAtSite}: piped
+     * streams).
+     */
+    private static boolean reportedByStreamSite(Class<?> type, Method m) {
+        if (!Awaits.reportsAtSite(type)) {
+            return false;
+        }
+        String desc = Type.getMethodDescriptor(m);
+        String params = desc.substring(0, desc.indexOf(')') + 1);
+        for (SuspensionPoint p : BuiltinSuspensionPoints.builtins()) {
+            if (isStreamForm(p) && !p.name().equals("flush") && p.name().equals(m.getName()) && p.descriptor().startsWith(params)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isSubtype(String type, String target) {
