@@ -2,6 +2,7 @@ package dev.flow.maven;
 
 import dev.flow.internal.Pins;
 import dev.flow.loader.internal.Scope;
+import dev.flow.loader.internal.SiteConsumers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -53,27 +54,6 @@ final class BuildTime {
     private static final Handle CALL_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, PINS, "bootstrapSiteCall",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;"
                     + "Ljava/lang/String;ILjava/lang/String;Ljava/lang/String;I)Ljava/lang/invoke/CallSite;", false);
-    /** The runtime methods that take a site id, pushed just before the call. */
-    private static final Set<String> SITE_CONSUMERS = Set.of(PINS + ".enter(I)I", "dev/flow/internal/Polling.unsuspendable(I)V",
-            "dev/flow/internal/Locks.locked(Ljava/lang/Object;I)V", "dev/flow/internal/Locks.tried(Ljava/lang/Object;ZI)Z");
-    /**
-     * The runtime methods that take a site id and report it only for some receivers (a contended lock
-     * made outside the scope, a {@code SynchronousQueue}, a piped stream): their sites are made portable
-     * by an {@code invokedynamic} ({@link Pins#bootstrapSiteCall}: with a dynamic constant, HotSpot 17
-     * crashed computing the helpful message of a null receiver of such a call) and are not in the pin
-     * report.
-     */
-    private static final Set<String> CONDITIONAL_SITE_CONSUMERS = Set.of("dev/flow/internal/Locks.acquiring(Ljava/lang/Object;I)V",
-            "dev/flow/internal/PrimitiveAwaits.put(Ljava/util/concurrent/BlockingQueue;Ljava/lang/Object;I)V",
-            "dev/flow/internal/PrimitiveAwaits.offer(Ljava/util/concurrent/BlockingQueue;Ljava/lang/Object;J"
-                    + "Ljava/util/concurrent/TimeUnit;I)Z",
-            "dev/flow/internal/Awaits.inputRead(Ljava/io/InputStream;I)I", "dev/flow/internal/Awaits.inputRead(Ljava/io/InputStream;[BI)I",
-            "dev/flow/internal/Awaits.inputRead(Ljava/io/InputStream;[BIII)I",
-            "dev/flow/internal/Awaits.inputReadNBytes(Ljava/io/InputStream;[BIII)I",
-            "dev/flow/internal/Awaits.inputSkip(Ljava/io/InputStream;JI)J", "dev/flow/internal/Awaits.outputWrite(Ljava/io/OutputStream;II)V",
-            "dev/flow/internal/Awaits.outputWrite(Ljava/io/OutputStream;[BI)V",
-            "dev/flow/internal/Awaits.outputWrite(Ljava/io/OutputStream;[BIII)V");
-
     /** A place where a flow would block its worker rather than suspend. */
     static final class PinSite {
         final String className;
@@ -252,7 +232,9 @@ final class BuildTime {
                     throw new IllegalStateException("no pin site " + id + " registered for " + cn.name + "." + m.name + m.desc);
                 }
                 Object[] args = {r[0], r[1], r[2], ((Pins.Reason) r[3]).name(), r[4] == null ? "" : r[4], ((Boolean) r[5]) ? 1 : 0};
-                if (CONDITIONAL_SITE_CONSUMERS.contains(key(nextReal(i)))) {
+                if (SiteConsumers.CONDITIONAL.contains(key(nextReal(i)))) {
+                    // An invokedynamic, not a dynamic constant: these calls also meet null receivers, whose
+                    // helpful message HotSpot 17 cannot compute beside a dynamic constant (it crashed).
                     InvokeDynamicInsnNode call = new InvokeDynamicInsnNode("site", "()I", CALL_BOOTSTRAP, args);
                     m.instructions.set(i, call);
                     i = call;
@@ -287,7 +269,7 @@ final class BuildTime {
         if (!(next instanceof MethodInsnNode) || next.getOpcode() != Opcodes.INVOKESTATIC) {
             return false;
         }
-        return SITE_CONSUMERS.contains(key(next)) || CONDITIONAL_SITE_CONSUMERS.contains(key(next));
+        return SiteConsumers.ALL.contains(key(next));
     }
 
     /**

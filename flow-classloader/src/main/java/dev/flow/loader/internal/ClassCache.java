@@ -434,13 +434,10 @@ public final class ClassCache {
 
     /** The pin-site ids a class file names: an {@code ldc} of an int just before a call that takes a site. */
     static final class SiteIds {
-        /** The runtime methods that take a site id, pushed just before the call (as in the build-time route). */
         /** The tag of a {@code CONSTANT_Integer} constant-pool entry. */
         static final int CONSTANT_INTEGER = 3;
         /** The first value tried for the placeholders {@link #patchable} gives the sites' constants. */
         private static final int PLACEHOLDERS = 0x5EED_0000;
-        private static final List<String> CONSUMERS = List.of(Names.PINS + ".enter(I)I", "dev/flow/internal/Polling.unsuspendable(I)V",
-                "dev/flow/internal/Locks.locked(Ljava/lang/Object;I)V", "dev/flow/internal/Locks.tried(Ljava/lang/Object;ZI)Z");
 
         private SiteIds() {
         }
@@ -527,10 +524,11 @@ public final class ClassCache {
             return true;
         }
 
-        /** Whether the constant pool names {@code Pins}, {@code Polling} or {@code Locks} at all (a cheap pre-check). */
+        /** Whether the constant pool names an owner of {@link SiteConsumers#ALL} at all (a cheap pre-check). */
         private static boolean mayNameSites(byte[] b) {
             String s = new String(b, StandardCharsets.ISO_8859_1);
-            return s.contains(Names.PINS) || s.contains("dev/flow/internal/Polling") || s.contains("dev/flow/internal/Locks");
+            return s.contains(Names.PINS) || s.contains("dev/flow/internal/Polling") || s.contains("dev/flow/internal/Locks")
+                    || s.contains(Names.AWAITS) || s.contains(Names.PRIMITIVE_AWAITS);
         }
 
         /** Passes a class through, mapping the int of each {@code ldc} that pushes a site id. */
@@ -548,13 +546,25 @@ public final class ClassCache {
                 return new MethodVisitor(Opcodes.ASM9, next) {
                     /** An int pushed by {@code ldc} and not yet passed on, or {@code null}. */
                     private Integer pending;
+                    /**
+                     * Labels, frames and line numbers met after {@link #pending}, passed on after it: the engine
+                     * puts the resume label of a call that can suspend between its site id and the call.
+                     */
+                    private final List<Runnable> after = new ArrayList<>();
 
                     private void flush() {
                         if (pending != null) {
-                            Integer p = pending;
-                            pending = null;
-                            super.visitLdcInsn(p);
+                            pass(pending);
                         }
+                    }
+
+                    private void pass(int ldc) {
+                        pending = null;
+                        super.visitLdcInsn(ldc);
+                        for (Runnable r : after) {
+                            r.run();
+                        }
+                        after.clear();
                     }
 
                     @Override
@@ -569,10 +579,8 @@ public final class ClassCache {
 
                     @Override
                     public void visitMethodInsn(int opcode, String owner, String n, String d, boolean itf) {
-                        if (pending != null && opcode == Opcodes.INVOKESTATIC && CONSUMERS.contains(owner + "." + n + d)) {
-                            int id = pending;
-                            pending = null;
-                            super.visitLdcInsn(map.applyAsInt(id));
+                        if (pending != null && opcode == Opcodes.INVOKESTATIC && SiteConsumers.ALL.contains(owner + "." + n + d)) {
+                            pass(map.applyAsInt(pending));
                         }
                         flush();
                         super.visitMethodInsn(opcode, owner, n, d, itf);
@@ -622,8 +630,11 @@ public final class ClassCache {
 
                     @Override
                     public void visitLabel(Label label) {
-                        flush();
-                        super.visitLabel(label);
+                        if (pending != null) {
+                            after.add(() -> super.visitLabel(label));
+                        } else {
+                            super.visitLabel(label);
+                        }
                     }
 
                     @Override
@@ -652,14 +663,20 @@ public final class ClassCache {
 
                     @Override
                     public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
-                        flush();
-                        super.visitFrame(type, numLocal, local, numStack, stack);
+                        if (pending != null) {
+                            after.add(() -> super.visitFrame(type, numLocal, local, numStack, stack));
+                        } else {
+                            super.visitFrame(type, numLocal, local, numStack, stack);
+                        }
                     }
 
                     @Override
                     public void visitLineNumber(int line, Label start) {
-                        flush();
-                        super.visitLineNumber(line, start);
+                        if (pending != null) {
+                            after.add(() -> super.visitLineNumber(line, start));
+                        } else {
+                            super.visitLineNumber(line, start);
+                        }
                     }
 
                     @Override
