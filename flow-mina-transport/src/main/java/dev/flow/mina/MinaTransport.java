@@ -8,6 +8,7 @@ import dev.flow.TlsUpgrade;
 import dev.flow.SessionOutcome;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
+import dev.flow.internal.FlowState;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.ByteScanner;
@@ -103,6 +104,10 @@ public final class MinaTransport implements AsyncTransport {
     private static final int MIN_HIGH_WATER = 64 * 1024;
     /** Queued bytes above which a write waits for its completion. */
     static final int WRITE_HIGH_WATER = 64 * 1024;
+    /** Bytes of replies deferred while input is buffered, past which they are sent at once. */
+    static final int DEFERRED_BYTES_LIMIT = 8 * 1024;
+    /** The system property that turns flush consolidation off: {@code false}; default {@code true}. */
+    static final String CONSOLIDATE_PROPERTY = "flow.mina.consolidateFlushes";
 
     private final IoSession session;
     private final TransportConfig config;
@@ -150,6 +155,17 @@ public final class MinaTransport implements AsyncTransport {
     private final DirectWriter direct;
     /** Set once MINA reported the session closed. */
     private volatile boolean sessionClosed;
+    /** Buffers handed to the network (straight to the socket or to MINA's queue); for tests. */
+    private long sends;
+    /** Whether a flow's writes may be deferred while its input is buffered (flush consolidation). */
+    private final boolean consolidate;
+    // Writes deferred while input is buffered, guarded by lock.
+    private IoBuffer[] deferred;
+    private int deferredCount;
+    private int deferredBytes;
+    /** The flow whose next wait (or end) sends the deferred writes: it holds {@link #sendDeferred}. */
+    private FlowState deferredFor;
+    private final Runnable sendDeferred = this::sendDeferred;
     /** The read deadlines set by the handler; used on the handler's thread only. */
     private final ReadDeadlines deadlines = new ReadDeadlines();
     /** How the handler says the session ended, or {@code null}. */
@@ -193,6 +209,7 @@ public final class MinaTransport implements AsyncTransport {
         this.lowWater = highWater / 2;
         this.requestTimeoutNanos = saturatedNanos(config.requestTimeout());
         this.direct = DirectWriter.of(session);
+        this.consolidate = Boolean.parseBoolean(System.getProperty(CONSOLIDATE_PROPERTY, "true"));
         long idle = config.idleTimeout().toMillis();
         if (idle > 0) {
             session.getConfig().setIdleTime(IdleStatus.BOTH_IDLE, (int) Math.min(Integer.MAX_VALUE, (idle + 999) / 1000));
@@ -391,6 +408,7 @@ public final class MinaTransport implements AsyncTransport {
     public void close() {
         Signal s;
         long delta;
+        IoBuffer batch;
         synchronized (lock) {
             if (closed) {
                 return;
@@ -399,12 +417,16 @@ public final class MinaTransport implements AsyncTransport {
             in.clear();
             delta = account();
             s = takeWaiter();
+            batch = takeDeferred();
         }
         settle(delta);
         if (s != null) {
             s.complete();
         }
         handshakeOver();
+        if (batch != null && firstWriteFailure == null && ended == null) {
+            send(batch, false);
+        }
         IoFutureAwaitable last = lastWrite;
         if (last != null && !last.isDone()) {
             session.closeOnFlush();
@@ -538,6 +560,7 @@ public final class MinaTransport implements AsyncTransport {
         IoFilterChain chain = session.getFilterChain();
         Signal handshake = new Signal();
         long delta;
+        IoBuffer batch;
         synchronized (lock) {
             checkReadable();
             if (failure != null) {
@@ -564,8 +587,13 @@ public final class MinaTransport implements AsyncTransport {
             tlsUpgrade = upgrade;
             tlsHandshake = handshake;
             tlsPlainDropped = true;
+            batch = takeDeferred();
         }
         settle(delta);
+        if (batch != null) {
+            // Replies written before the upgrade go out before the TLS filter is in place, in plain text.
+            send(batch, false);
+        }
         adjustTraffic();
         if (direct != null) {
             direct.disable();
@@ -896,6 +924,21 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public Awaitable flushAsync() throws IOException {
         checkWritable();
+        if (consolidate) {
+            IoBuffer batch;
+            synchronized (lock) {
+                if (deferredCount > 0 && in.size() > 0 && deferredFor == FlowState.current()) {
+                    // Consolidated: sent before this flow waits for anything, when the input runs dry
+                    // or past the bound.
+                    return Signal.DONE;
+                }
+                batch = takeDeferred();
+            }
+            if (batch != null) {
+                throwWriteFailure();
+                send(batch, false);
+            }
+        }
         Awaitable last = lastWrite;
         return last != null ? last : Signal.DONE;
     }
@@ -929,6 +972,7 @@ public final class MinaTransport implements AsyncTransport {
             closed = true;
             in.clear();
             delta = account();
+            dropDeferred();
         }
         settle(delta);
         session.closeNow();
@@ -949,6 +993,106 @@ public final class MinaTransport implements AsyncTransport {
     private Awaitable write(IoBuffer b, boolean plain) throws IOException {
         throwWriteFailure();
         inRequest = false;
+        if (consolidate && !plain) {
+            b = deferOrBatch(b);
+            if (b == null) {
+                return Signal.DONE;
+            }
+        }
+        return send(b, plain);
+    }
+
+    /**
+     * Flush consolidation: holds {@code b} back while a flow's input is buffered (the next pipelined
+     * request has arrived) and fewer than {@link #DEFERRED_BYTES_LIMIT} bytes are held; returns {@code
+     * null} then. Otherwise returns what to send now: {@code b}, after what was held, in one buffer.
+     */
+    private IoBuffer deferOrBatch(IoBuffer b) {
+        synchronized (lock) {
+            boolean input = in.size() > 0;
+            if (deferredCount == 0 && !input) {
+                return b;
+            }
+            int n = b.remaining();
+            boolean defer = input && deferredBytes + n <= DEFERRED_BYTES_LIMIT && registerDeferral();
+            if (deferred == null) {
+                deferred = new IoBuffer[4];
+            } else if (deferredCount == deferred.length) {
+                deferred = Arrays.copyOf(deferred, deferredCount * 2);
+            }
+            deferred[deferredCount++] = b;
+            deferredBytes += n;
+            return defer ? null : takeDeferred();
+        }
+    }
+
+    /**
+     * Whether the flow running on this thread may defer writes: it has (or now gets) {@link #sendDeferred}
+     * registered, to run before it next waits or when it ends. Never outside a flow (a plain thread may
+     * block where Flow cannot see it); under lock.
+     */
+    private boolean registerDeferral() {
+        if (deferredFor != null) {
+            return deferredFor == FlowState.current();
+        }
+        deferredFor = FlowState.deferUntilWait(sendDeferred);
+        return deferredFor != null;
+    }
+
+    /** The deferred writes in one buffer (or {@code null} if none), forgotten here; under lock. */
+    private IoBuffer takeDeferred() {
+        int n = deferredCount;
+        if (n == 0) {
+            return null;
+        }
+        IoBuffer out;
+        if (n == 1) {
+            out = deferred[0];
+        } else {
+            out = IoBuffer.wrap(new byte[deferredBytes]);
+            for (int i = 0; i < n; i++) {
+                out.put(deferred[i]);
+            }
+            out.flip();
+        }
+        Arrays.fill(deferred, 0, n, null);
+        deferredCount = 0;
+        deferredBytes = 0;
+        return out;
+    }
+
+    /** Drops the deferred writes (the session is ending at once); under lock. */
+    private void dropDeferred() {
+        if (deferredCount > 0) {
+            Arrays.fill(deferred, 0, deferredCount, null);
+            deferredCount = 0;
+            deferredBytes = 0;
+        }
+    }
+
+    /**
+     * Sends the deferred writes: registered with the flow that deferred them, it runs before that flow
+     * waits for anything and when it ends. Never waits (back-pressure is left to the next write or flush)
+     * and never throws (a failure is reported by the next write or flush, as for any write).
+     */
+    private void sendDeferred() {
+        IoBuffer batch;
+        synchronized (lock) {
+            deferredFor = null;
+            batch = takeDeferred();
+        }
+        if (batch != null && firstWriteFailure == null && ended == null) {
+            try {
+                send(batch, false);
+            } catch (RuntimeException e) {
+                onException(e);
+            }
+        }
+    }
+
+    /** Hands {@code b} to the network: straight to the socket, or to MINA's queue (see {@link #write(IoBuffer)}). */
+    private Awaitable send(IoBuffer b, boolean plain) {
+        sends++;
         if (!plain && direct != null) {
             // Straight to the socket when the previous write is done and nothing is queued; what the
             // socket does not take at once is queued below, after it.
@@ -1100,6 +1244,9 @@ public final class MinaTransport implements AsyncTransport {
      */
     void onSessionClosed() {
         sessionClosed = true;
+        synchronized (lock) {
+            dropDeferred();
+        }
         onInputClosed();
         failIfPending(lastWrite);
     }
@@ -1138,6 +1285,7 @@ public final class MinaTransport implements AsyncTransport {
             if (ended == null) {
                 ended = cause;
             }
+            dropDeferred();
             if (!eof && !closed && failure == null) {
                 failure = cause;
                 arrived = true;
@@ -1277,6 +1425,11 @@ public final class MinaTransport implements AsyncTransport {
                 return;
             }
         }
+    }
+
+    /** How many buffers were handed to the network: each costs at least one socket write; for tests. */
+    long sends() {
+        return sends;
     }
 
     /** Unread bytes in the inbound buffer; for tests. */
