@@ -80,6 +80,16 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * ({@code closeNow}): bytes still queued are dropped. {@link #close()} lets the accepted writes go
  * out, then closes the session.
  *
+ * <p><b>Flush consolidation.</b> In a flow (not on a plain thread, not in a task that was not
+ * instrumented), a write made while input is buffered (the next pipelined request has arrived) is held
+ * back, and so is a flush, until the input runs dry: the next write or flush with nothing buffered sends
+ * what was held and itself in one buffer, one socket write. What is held also goes out once it reaches
+ * {@link #DEFERRED_BYTES_LIMIT} (with the write that passes it), before the flow next waits for anything
+ * (Flow's suspension and pinned-wait paths run the sender the transport registered with the flow, {@link
+ * FlowState#deferUntilWait}), when the flow ends, on {@link #close()} and before a TLS upgrade; it is
+ * dropped when the session ends at once (abort, write timeout, closed by the peer). The system property
+ * {@value #CONSOLIDATE_PROPERTY} set to {@code false} (read when the transport is created) turns it off.
+ *
  * <p><b>TLS.</b> {@link #startTls(TlsUpgrade)} upgrades a TCP session in band (STARTTLS): under the
  * transport's lock it drops (or, with {@link TlsUpgrade.PlainInput#REJECT}, refuses) the plain-text input
  * buffered after the upgrade command, puts MINA's {@code SslFilter} first in the session's filter chain,
