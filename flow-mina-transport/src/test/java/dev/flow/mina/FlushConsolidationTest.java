@@ -74,6 +74,27 @@ class FlushConsolidationTest {
         }
     }
 
+    @Test
+    void withTheSystemPropertyFalseEachFlushedReplyIsOneSocketWriteAsBefore() throws Exception {
+        String old = System.getProperty(MinaTransport.CONSOLIDATE_PROPERTY);
+        System.setProperty(MinaTransport.CONSOLIDATE_PROPERTY, "false");
+        try {
+            FlowServer server = start(ServerMode.WORKERS, "echo", 0);
+            try (Socket s = connect(server)) {
+                List<String> lines = lines(16, 6);
+                sendAll(s, lines);
+                assertEquals(lines, readLines(s, 16));
+                assertEquals(16, serverSide.get().sends(), "-D" + MinaTransport.CONSOLIDATE_PROPERTY + "=false");
+            }
+        } finally {
+            if (old == null) {
+                System.clearProperty(MinaTransport.CONSOLIDATE_PROPERTY);
+            } else {
+                System.setProperty(MinaTransport.CONSOLIDATE_PROPERTY, old);
+            }
+        }
+    }
+
     @ParameterizedTest
     @CsvSource({"future, WORKERS", "future, IO_THREADS", "latch, WORKERS", "latch, IO_THREADS", "pinned, WORKERS",
         "outside, WORKERS"})
