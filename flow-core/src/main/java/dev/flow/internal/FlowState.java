@@ -170,7 +170,12 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      */
     public static FlowState prepare(Object w, long timeoutNanos, int mode) {
         FlowState f = current();
-        if (f == null || Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos, mode)) {
+        if (f == null) {
+            return null;
+        }
+        // Whether it suspends or blocks, the flow is about to wait: what it deferred goes out first.
+        f.sendDeferred();
+        if (Locks.pins(f) || !f.beforeSuspend(w, timeoutNanos, mode)) {
             return null;
         }
         return f;
@@ -350,6 +355,60 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         run();
     }
 
+    /**
+     * Registers {@code sender} with the continuation flow running on this thread: it runs, once, before
+     * that flow next waits for anything (suspends, or blocks in a pinned wait) and when it ends, whichever
+     * comes first. A transport that holds back output while its input is buffered (flush consolidation)
+     * registers here, so that the peer never waits for bytes the flow has written. A sender must not wait
+     * and must not throw.
+     *
+     * @return the flow, or {@code null} if none runs on this thread or it is a task that was not
+     *     instrumented (which may block where Flow does not see it): then nothing may be deferred
+     */
+    public static FlowState deferUntilWait(Runnable sender) {
+        FlowState f = current();
+        if (f == null || f.continuation == null) {
+            return null;
+        }
+        Extras x = f.extras();
+        Runnable[] s = x.senders;
+        if (s == null) {
+            s = x.senders = new Runnable[2];
+        } else if (x.senderCount == s.length) {
+            s = x.senders = Arrays.copyOf(s, s.length * 2);
+        }
+        s[x.senderCount++] = sender;
+        return f;
+    }
+
+    /**
+     * Runs the senders registered with the flow running on this thread, if any ({@link #deferUntilWait});
+     * called before a wait that blocks the thread. Public only because each class loader's copy of {@code
+     * Awaits} may call it.
+     */
+    public static void sendDeferredOfCurrent() {
+        FlowState f = current();
+        if (f != null) {
+            f.sendDeferred();
+        }
+    }
+
+    /** Runs and forgets the registered senders; nothing when none is registered (one field read). */
+    void sendDeferred() {
+        Extras x = extras;
+        if (x == null || x.senderCount == 0) {
+            return;
+        }
+        Runnable[] s = x.senders;
+        int n = x.senderCount;
+        x.senderCount = 0;
+        for (int i = 0; i < n; i++) {
+            Runnable r = s[i];
+            s[i] = null;
+            r.run();
+        }
+    }
+
     /** Reads the value of flow-local {@code key} kept in slot {@code index}; for {@code FlowLocal}. */
     public Object local(int index, Object key) {
         Extras x = extras;
@@ -398,6 +457,9 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         Object[] locals;
         /** The timeout of the current wait; read racily by {@code dump()}. */
         long timeoutNanos;
+        /** What runs before the flow's next wait ({@link #deferUntilWait}); the first {@link #senderCount}. */
+        Runnable[] senders;
+        int senderCount;
 
         Extras(String name) {
             this.name = name;
@@ -465,6 +527,8 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         if (x != null) {
             x.site = null;
             x.locals = null;
+            x.senders = null;
+            x.senderCount = 0;
         }
     }
 

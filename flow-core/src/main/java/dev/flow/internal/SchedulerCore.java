@@ -376,6 +376,9 @@ public final class SchedulerCore {
 
     private void finish(FlowState f, Object value, Throwable failure) {
         countOutOfMemory(failure);
+        // What the flow's transports deferred goes out before its end is seen (a handler's server closes
+        // the session then).
+        f.sendDeferred();
         f.continuation = null;
         f.interrupted = false;
         f.contextLoader = null;

@@ -130,6 +130,8 @@ public final class Waits {
         if (isDone(w)) {
             return true;
         }
+        // A flow blocking here (a pinned wait) first sends what its transports deferred.
+        FlowState.sendDeferredOfCurrent();
         try {
             return blockUntilDone(w, timeoutNanos);
         } finally {

@@ -9,6 +9,7 @@ import dev.flow.TlsUpgrade;
 import dev.flow.SessionOutcome;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
+import dev.flow.internal.FlowState;
 import dev.flow.internal.Holds;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.Awaitable;
@@ -81,6 +82,16 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * ({@code closeNow}): bytes still queued are dropped. {@link #close()} lets the accepted writes go
  * out, then closes the session.
  *
+ * <p><b>Flush consolidation.</b> In a flow (not on a plain thread, not in a task that was not
+ * instrumented), a write made while input is buffered (the next pipelined request has arrived) is held
+ * back, and so is a flush, until the input runs dry: the next write or flush with nothing buffered sends
+ * what was held and itself in one buffer, one socket write. What is held also goes out once it reaches
+ * {@link #DEFERRED_BYTES_LIMIT} (with the write that passes it), before the flow next waits for anything
+ * (Flow's suspension and pinned-wait paths run the sender the transport registered with the flow, {@link
+ * FlowState#deferUntilWait}), when the flow ends, on {@link #close()} and before a TLS upgrade; it is
+ * dropped when the session ends at once (abort, write timeout, closed by the peer). The system property
+ * {@value #CONSOLIDATE_PROPERTY} set to {@code false} (read when the transport is created) turns it off.
+ *
  * <p><b>TLS.</b> {@link #startTls(TlsUpgrade)} upgrades a TCP session in band (STARTTLS): under the
  * transport's lock it drops (or, with {@link TlsUpgrade.PlainInput#REJECT}, refuses) the plain-text input
  * buffered after the upgrade command, puts MINA's {@code SslFilter} first in the session's filter chain,
@@ -105,6 +116,10 @@ public final class MinaTransport implements AsyncTransport {
     private static final int MIN_HIGH_WATER = 64 * 1024;
     /** Queued bytes above which a write waits for its completion. */
     static final int WRITE_HIGH_WATER = 64 * 1024;
+    /** Bytes of replies deferred while input is buffered, past which they are sent at once. */
+    static final int DEFERRED_BYTES_LIMIT = 8 * 1024;
+    /** The system property that turns flush consolidation off: {@code false}; default {@code true}. */
+    static final String CONSOLIDATE_PROPERTY = "flow.mina.consolidateFlushes";
 
     private final IoSession session;
     private final TransportConfig config;
@@ -160,6 +175,17 @@ public final class MinaTransport implements AsyncTransport {
     private final DirectWriter direct;
     /** Set once MINA reported the session closed. */
     private volatile boolean sessionClosed;
+    /** Buffers handed to the network (straight to the socket or to MINA's queue); for tests. */
+    private long sends;
+    /** Whether a flow's writes may be deferred while its input is buffered (flush consolidation). */
+    private final boolean consolidate;
+    // Writes deferred while input is buffered, guarded by lock.
+    private IoBuffer[] deferred;
+    private int deferredCount;
+    private int deferredBytes;
+    /** The flow whose next wait (or end) sends the deferred writes: it holds {@link #sendDeferred}. */
+    private FlowState deferredFor;
+    private final Runnable sendDeferred = this::sendDeferred;
     /** The read deadlines set by the handler; used on the handler's thread only. */
     private final ReadDeadlines deadlines = new ReadDeadlines();
     /** How the handler says the session ended, or {@code null}. */
@@ -203,6 +229,7 @@ public final class MinaTransport implements AsyncTransport {
         this.lowWater = highWater / 2;
         this.requestTimeoutNanos = saturatedNanos(config.requestTimeout());
         this.direct = DirectWriter.of(session);
+        this.consolidate = Boolean.parseBoolean(System.getProperty(CONSOLIDATE_PROPERTY, "true"));
         long idle = config.idleTimeout().toMillis();
         if (idle > 0) {
             session.getConfig().setIdleTime(IdleStatus.BOTH_IDLE, (int) Math.min(Integer.MAX_VALUE, (idle + 999) / 1000));
@@ -484,6 +511,7 @@ public final class MinaTransport implements AsyncTransport {
     public void close() {
         Signal s;
         long delta;
+        IoBuffer batch;
         synchronized (lock) {
             if (closed) {
                 return;
@@ -492,6 +520,7 @@ public final class MinaTransport implements AsyncTransport {
             in.clear();
             delta = account();
             s = takeWaiter();
+            batch = takeDeferred();
         }
         settle(delta);
         releaseHolds();
@@ -499,6 +528,9 @@ public final class MinaTransport implements AsyncTransport {
             s.complete();
         }
         handshakeOver();
+        if (batch != null && firstWriteFailure == null && ended == null) {
+            send(batch, false);
+        }
         IoFutureAwaitable last = lastWrite;
         if (last != null && !last.isDone()) {
             session.closeOnFlush();
@@ -632,6 +664,7 @@ public final class MinaTransport implements AsyncTransport {
         IoFilterChain chain = session.getFilterChain();
         Signal handshake = new Signal();
         long delta;
+        IoBuffer batch;
         synchronized (lock) {
             checkReadable();
             if (failure != null) {
@@ -658,8 +691,13 @@ public final class MinaTransport implements AsyncTransport {
             tlsUpgrade = upgrade;
             tlsHandshake = handshake;
             tlsPlainDropped = true;
+            batch = takeDeferred();
         }
         settle(delta);
+        if (batch != null) {
+            // Replies written before the upgrade go out before the TLS filter is in place, in plain text.
+            send(batch, false);
+        }
         adjustTraffic();
         if (direct != null) {
             direct.disable();
@@ -990,6 +1028,21 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public Awaitable flushAsync() throws IOException {
         checkWritable();
+        if (consolidate) {
+            IoBuffer batch;
+            synchronized (lock) {
+                if (deferredCount > 0 && in.size() > 0 && deferredFor == FlowState.current()) {
+                    // Consolidated: sent before this flow waits for anything, when the input runs dry
+                    // or past the bound.
+                    return Signal.DONE;
+                }
+                batch = takeDeferred();
+            }
+            if (batch != null) {
+                throwWriteFailure();
+                send(batch, false);
+            }
+        }
         Awaitable last = lastWrite;
         return last != null ? last : Signal.DONE;
     }
@@ -1023,6 +1076,7 @@ public final class MinaTransport implements AsyncTransport {
             closed = true;
             in.clear();
             delta = account();
+            dropDeferred();
         }
         settle(delta);
         session.closeNow();
@@ -1043,6 +1097,106 @@ public final class MinaTransport implements AsyncTransport {
     private Awaitable write(IoBuffer b, boolean plain) throws IOException {
         throwWriteFailure();
         inRequest = false;
+        if (consolidate && !plain) {
+            b = deferOrBatch(b);
+            if (b == null) {
+                return Signal.DONE;
+            }
+        }
+        return send(b, plain);
+    }
+
+    /**
+     * Flush consolidation: holds {@code b} back while a flow's input is buffered (the next pipelined
+     * request has arrived) and fewer than {@link #DEFERRED_BYTES_LIMIT} bytes are held; returns {@code
+     * null} then. Otherwise returns what to send now: {@code b}, after what was held, in one buffer.
+     */
+    private IoBuffer deferOrBatch(IoBuffer b) {
+        synchronized (lock) {
+            boolean input = in.size() > 0;
+            if (deferredCount == 0 && !input) {
+                return b;
+            }
+            int n = b.remaining();
+            boolean defer = input && deferredBytes + n <= DEFERRED_BYTES_LIMIT && registerDeferral();
+            if (deferred == null) {
+                deferred = new IoBuffer[4];
+            } else if (deferredCount == deferred.length) {
+                deferred = Arrays.copyOf(deferred, deferredCount * 2);
+            }
+            deferred[deferredCount++] = b;
+            deferredBytes += n;
+            return defer ? null : takeDeferred();
+        }
+    }
+
+    /**
+     * Whether the flow running on this thread may defer writes: it has (or now gets) {@link #sendDeferred}
+     * registered, to run before it next waits or when it ends. Never outside a flow (a plain thread may
+     * block where Flow cannot see it); under lock.
+     */
+    private boolean registerDeferral() {
+        if (deferredFor != null) {
+            return deferredFor == FlowState.current();
+        }
+        deferredFor = FlowState.deferUntilWait(sendDeferred);
+        return deferredFor != null;
+    }
+
+    /** The deferred writes in one buffer (or {@code null} if none), forgotten here; under lock. */
+    private IoBuffer takeDeferred() {
+        int n = deferredCount;
+        if (n == 0) {
+            return null;
+        }
+        IoBuffer out;
+        if (n == 1) {
+            out = deferred[0];
+        } else {
+            out = IoBuffer.wrap(new byte[deferredBytes]);
+            for (int i = 0; i < n; i++) {
+                out.put(deferred[i]);
+            }
+            out.flip();
+        }
+        Arrays.fill(deferred, 0, n, null);
+        deferredCount = 0;
+        deferredBytes = 0;
+        return out;
+    }
+
+    /** Drops the deferred writes (the session is ending at once); under lock. */
+    private void dropDeferred() {
+        if (deferredCount > 0) {
+            Arrays.fill(deferred, 0, deferredCount, null);
+            deferredCount = 0;
+            deferredBytes = 0;
+        }
+    }
+
+    /**
+     * Sends the deferred writes: registered with the flow that deferred them, it runs before that flow
+     * waits for anything and when it ends. Never waits (back-pressure is left to the next write or flush)
+     * and never throws (a failure is reported by the next write or flush, as for any write).
+     */
+    private void sendDeferred() {
+        IoBuffer batch;
+        synchronized (lock) {
+            deferredFor = null;
+            batch = takeDeferred();
+        }
+        if (batch != null && firstWriteFailure == null && ended == null) {
+            try {
+                send(batch, false);
+            } catch (RuntimeException e) {
+                onException(e);
+            }
+        }
+    }
+
+    /** Hands {@code b} to the network: straight to the socket, or to MINA's queue (see {@link #write(IoBuffer)}). */
+    private Awaitable send(IoBuffer b, boolean plain) {
+        sends++;
         if (!plain && direct != null) {
             // Straight to the socket when the previous write is done and nothing is queued; what the
             // socket does not take at once is queued below, after it.
@@ -1194,6 +1348,9 @@ public final class MinaTransport implements AsyncTransport {
      */
     void onSessionClosed() {
         sessionClosed = true;
+        synchronized (lock) {
+            dropDeferred();
+        }
         onInputClosed();
         failIfPending(lastWrite);
     }
@@ -1232,6 +1389,7 @@ public final class MinaTransport implements AsyncTransport {
             if (ended == null) {
                 ended = cause;
             }
+            dropDeferred();
             if (!eof && !closed && failure == null) {
                 failure = cause;
                 arrived = true;
@@ -1371,6 +1529,11 @@ public final class MinaTransport implements AsyncTransport {
                 return;
             }
         }
+    }
+
+    /** How many buffers were handed to the network: each costs at least one socket write; for tests. */
+    long sends() {
+        return sends;
     }
 
     /** Unread bytes in the inbound buffer; for tests. */
