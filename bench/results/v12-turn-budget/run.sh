@@ -1,5 +1,5 @@
 #!/bin/bash
-# interleaved A/B: base (main bdf967b) vs new (hostile2), paced reset flood 3500/s, JDK 25
+# interleaved A/B: base (main bdf967b) vs new (hostile2; NEW=integ for the merged round's jar), paced reset flood 3500/s, JDK 25
 J25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 OUT=/tmp/h2bench/$1
 mkdir -p $OUT
@@ -10,8 +10,9 @@ run() { # jar label modes round
   grep '^| ' $OUT/r$4-$2.txt | grep -v 'p50\|---' | tail -n +1 >> $OUT/log.txt
 }
 FLOW=sync,continuation,continuation-io-threads
+NEW=${NEW:-new}
 for r in 1 2 3; do
-  if [ $((r % 2)) = 1 ]; then run base base $FLOW $r; run new new $FLOW $r; else run new new $FLOW $r; run base base $FLOW $r; fi
+  if [ $((r % 2)) = 1 ]; then run base base $FLOW $r; run $NEW new $FLOW $r; else run $NEW new $FLOW $r; run base base $FLOW $r; fi
   run base baselines baseline-blocking,baseline-virtual $r
 done
 echo "== done $(date +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> $OUT/log.txt
