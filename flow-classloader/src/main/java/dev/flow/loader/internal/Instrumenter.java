@@ -28,6 +28,7 @@ import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
@@ -963,12 +964,58 @@ public final class Instrumenter {
      * method: an exception caught while the engine restores or captures the flow's stack (a {@code
      * StackOverflowError} on a deep stack) must not leave the engine half-way. Costs nothing unless
      * an exception is caught.
+     *
+     * <p>A handler that lies in its own range (javac's for a {@code synchronized} block, which
+     * releases the monitor whatever is thrown on the way) would then cover the call it starts with,
+     * a shape HotSpot's C1 refuses to compile ("exception handler covers itself"), leaving the
+     * method interpreted until C2 takes it, if ever. Such an entry is split around the call, and the
+     * call is covered by an entry of its own whose handler, after the method's code, jumps to the
+     * handler's code past the call (not to the handler itself: C1 also refuses a handler reached by a
+     * jump). Whatever the call throws is handled as before: the call only throws once it has emptied
+     * the recorder, so the second call the handler made before did nothing.
      */
     private static void noteCaughtExceptions(MethodNode mn) {
-        Set<LabelNode> handlers = new HashSet<>();
+        Map<LabelNode, LabelNode> pastCall = new HashMap<>();
         for (TryCatchBlockNode b : mn.tryCatchBlocks) {
-            if (handlers.add(b.handler)) {
+            if (!pastCall.containsKey(b.handler)) {
+                LabelNode past = new LabelNode();
+                mn.instructions.insert(b.handler, past);
                 mn.instructions.insert(b.handler, new MethodInsnNode(Opcodes.INVOKESTATIC, Names.ENGINE, "caught", "()V", false));
+                pastCall.put(b.handler, past);
+            }
+        }
+        Map<LabelNode, LabelNode> callFailures = new HashMap<>();
+        List<TryCatchBlockNode> table = new ArrayList<>();
+        for (TryCatchBlockNode b : mn.tryCatchBlocks) {
+            int handler = mn.instructions.indexOf(b.handler);
+            if (handler < mn.instructions.indexOf(b.start) || handler >= mn.instructions.indexOf(b.end)) {
+                table.add(b);
+                continue;
+            }
+            LabelNode past = pastCall.get(b.handler);
+            LabelNode callFailed = callFailures.computeIfAbsent(b.handler, h -> {
+                LabelNode r = new LabelNode();
+                mn.instructions.add(r);
+                mn.instructions.add(new JumpInsnNode(Opcodes.GOTO, past));
+                return r;
+            });
+            addCovering(table, b, b.start, b.handler, b.handler);
+            addCovering(table, b, b.handler, past, callFailed);
+            addCovering(table, b, past, b.end, b.handler);
+        }
+        mn.tryCatchBlocks = table;
+    }
+
+    /** Adds to {@code table} an entry like {@code b} for [start, end) to {@code handler} if that range holds code. */
+    private static void addCovering(List<TryCatchBlockNode> table, TryCatchBlockNode b, LabelNode start, LabelNode end,
+                                    LabelNode handler) {
+        for (AbstractInsnNode i = start; i != end; i = i.getNext()) {
+            if (i.getOpcode() >= 0) {
+                TryCatchBlockNode piece = new TryCatchBlockNode(start, end, handler, b.type);
+                piece.visibleTypeAnnotations = b.visibleTypeAnnotations;
+                piece.invisibleTypeAnnotations = b.invisibleTypeAnnotations;
+                table.add(piece);
+                return;
             }
         }
     }
