@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.mina.core.buffer.IoBuffer;
@@ -37,6 +38,9 @@ final class FlowNioProcessors {
      * sessionOpened} for) in one turn of its loop, before it reads its established sessions: 16.
      */
     static final int NEW_SESSIONS_PER_TURN = 16;
+
+    /** Whether the fall-back to MINA's unbounded queue of new sessions has been logged (once per process). */
+    private static final AtomicBoolean UNBOUNDED_WARNED = new AtomicBoolean();
 
     /** MINA's default pool size: the number of processors plus one. */
     static final int DEFAULT_SIZE = Runtime.getRuntime().availableProcessors() + 1;
@@ -149,7 +153,7 @@ final class FlowNioProcessors {
         /**
          * Replaces MINA's private queue of new sessions of {@code processor} (empty: the processor has
          * just been built) by one that hands out at most {@code perTurn} sessions per turn; returns it,
-         * or {@code null} (MINA's queue stays, unbounded) if MINA's field is not there.
+         * or {@code null} (MINA's queue stays, unbounded; logged once per process) if MINA's field is not there.
          */
         private static TurnBudgetQueue<NioSession> budgetNewSessions(FlowNioProcessor processor, int perTurn) {
             try {
@@ -159,6 +163,13 @@ final class FlowNioProcessors {
                 f.set(processor, q);
                 return q;
             } catch (ReflectiveOperationException | RuntimeException e) {
+                if (UNBOUNDED_WARNED.compareAndSet(false, true)) {
+                    EventLog.warn(dev.flow.internal.Slf4j.logger(FlowNioProcessors.class),
+                            System.getLogger(FlowNioProcessors.class.getName()),
+                            "MINA's AbstractPollingIoProcessor.newSessions could not be replaced (" + e
+                                    + "): I/O threads register every queued new session per turn, not at most "
+                                    + perTurn);
+                }
                 return null;
             }
         }
