@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -48,10 +49,18 @@ final class FlowRuns {
      */
     static Outcome run(String name, ContinuationClassLoader loader, int sessions, Client client, Predicate<String> ours)
             throws Exception {
+        return run(name, loader, sessions, client, ours, scheduler -> { });
+    }
+
+    /** As {@link #run(String, ContinuationClassLoader, int, Client, Predicate)}, first handing the new scheduler to
+     * {@code started} (before any flow is submitted). */
+    static Outcome run(String name, ContinuationClassLoader loader, int sessions, Client client, Predicate<String> ours,
+            Consumer<FlowScheduler> started) throws Exception {
         Outcome out = new Outcome();
         int warningsBefore = Pins.warnings().size();
         try (FlowScheduler scheduler = FlowScheduler.builder().workers(2).policy(SuspendPolicy.immediately())
                 .name(name).build()) {
+            started.accept(scheduler);
             List<FlowHandle<?>> handles = new ArrayList<>();
             for (int i = 0; i < sessions; i++) {
                 handles.add(scheduler.submit(client.create(loader, "c" + i)));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.icegreen.greenmail.configuration.GreenMailConfiguration;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import dev.flow.FlowScheduler;
+import dev.flow.FlowStats;
 import dev.flow.UnsuspendableFrameException;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.FlowConnector;
@@ -20,6 +22,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import javax.net.SocketFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -108,12 +112,57 @@ class MailLibrariesTest {
                         w -> names(w, packages));
                 assertEquals(List.of(), out.failures);
                 assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
-                // How often a flow suspends depends on whether a reply has already arrived when it reads
-                // (82-130 resumptions for 20 sessions of 7 round trips, on a quiet machine); that no worker
-                // was blocked is shown by strict mode and the empty pin list.
+                // How often a flow suspends depends on whether a reply has already arrived when it reads; the
+                // gated test below makes each reply arrive late and counts a suspension per reply.
                 assertTrue(out.stats.resumed() >= SESSIONS, "the flows suspended: " + out.stats);
                 assertEquals(List.of(), out.pinned, "pinned sites");
             }
+        } finally {
+            sample.close();
+            assertTrue(sample.awaitIdle(Duration.ofSeconds(10)), "the sample's sessions ended");
+        }
+    }
+
+    /**
+     * Whether a flow suspends on a read depends on whether the reply has already arrived; a relay that passes each
+     * reply chunk on only once the one flow is suspended, after a resumption since the last chunk, makes every
+     * read find nothing and wait. A read that blocked its worker instead would never be counted as suspended,
+     * and the relay would give up.
+     */
+    @Test
+    void commonsNetSmtpClientSuspendsForEveryReplyOfTheProjectsSmtpSampleThatHasNotArrived() throws Exception {
+        SmtpProtocol protocol = new SmtpProtocol();
+        SampleServer sample = SampleServer.start(protocol, LaunchOptions.parse(protocol.settings(), "--port", "0",
+                "--mode", "continuation", "--workers", "2"));
+        AtomicReference<FlowScheduler> scheduler = new AtomicReference<>();
+        long[] resumedAtLastChunk = {-1};
+        BooleanSupplier flowWaits = () -> {
+            FlowScheduler s = scheduler.get();
+            if (s == null) {
+                return false;
+            }
+            FlowStats stats = s.stats();
+            if (stats.suspended() != 1 || stats.resumed() <= resumedAtLastChunk[0]) {
+                return false;
+            }
+            resumedAtLastChunk[0] = stats.resumed();
+            return true;
+        };
+        try (GatedRelay relay = new GatedRelay(sample.address(), flowWaits, Duration.ofSeconds(9))) {
+            SocketFactory sockets = connector.socketFactory();
+            String[] packages = {"flowtest.mail", "org.apache.commons.net"};
+            FlowRuns.Outcome out = FlowRuns.run("commons-net-gated",
+                    ContinuationClassLoader.builder().include(packages).strict(true).build(), 1,
+                    (l, id) -> l.newInstance(Callable.class, CommonsNetMail.class.getName(), sockets, relay.address(),
+                            null, id),
+                    w -> names(w, packages), scheduler::set);
+            assertEquals(null, relay.failure(), "the relay");
+            assertEquals(List.of(), out.failures);
+            assertEquals(List.of("smtp: 220 truetruetrue true250 true"), out.results);
+            assertTrue(relay.forwarded() >= 7, "reply chunks, one per command and the greeting: " + relay.forwarded());
+            assertTrue(out.stats.resumed() >= relay.forwarded(),
+                    "a resumption per reply chunk: " + relay.forwarded() + " chunks, " + out.stats);
+            assertEquals(List.of(), out.pinned, "pinned sites");
         } finally {
             sample.close();
             assertTrue(sample.awaitIdle(Duration.ofSeconds(10)), "the sample's sessions ended");
