@@ -142,6 +142,7 @@ public final class Instrumenter {
         pinSerializableTargets();
         hierarchy.thaw();
         createMarkers();
+        hierarchy.settle();
         toRewrite.addAll(nodes.keySet());
         prepareCopies();
     }
@@ -1609,6 +1610,7 @@ public final class Instrumenter {
         }
         if (!cn.interfaces.contains(Names.FLOW_TASK)) {
             cn.interfaces.add(Names.FLOW_TASK);
+            hierarchy.supertypesChanged();
         }
         MethodNode call = new MethodNode(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, "flow$call", "()Ljava/lang/Object;", null,
                 new String[] {"java/lang/Exception"});
