@@ -181,10 +181,11 @@ public final class Instrumenter {
 
     /** Lists the in-scope classes of the given packages. */
     public static Set<String> scan(ClassLoader parent, Collection<String> packages, Collection<String> excludes) {
-        Set<String> out = new java.util.TreeSet<>();
+        List<String> paths = new ArrayList<>();
         for (String p : packages) {
-            out.addAll(Scanner.classesUnder(parent, p.replace('.', '/')));
+            paths.add(p.replace('.', '/'));
         }
+        Set<String> out = Scanner.classesUnder(parent, paths);
         out.removeIf(n -> {
             String dotted = n.replace('/', '.');
             for (String e : excludes) {
