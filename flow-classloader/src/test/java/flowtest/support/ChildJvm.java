@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,10 +29,17 @@ public final class ChildJvm {
 
     /** Runs {@code java <args>} and waits up to {@code deadline}; destroys it after that. */
     public static ChildJvm run(List<String> args, Duration deadline) throws IOException, InterruptedException {
+        return run(args, Map.of(), deadline);
+    }
+
+    /** {@link #run(List, Duration)} with {@code env} added to (or replacing in) this process's environment. */
+    public static ChildJvm run(List<String> args, Map<String, String> env, Duration deadline) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
+        b.environment().putAll(env);
+        Process p = b.start();
         p.getOutputStream().close();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Thread reader = new Thread(() -> {

@@ -26,10 +26,10 @@ import java.util.Set;
  * with {@link Builder#suspensionPoint}), infers which methods can reach one, and instruments only
  * those; every other class and method is left as it was. Classes outside the included packages
  * come from the parent loader. The analysis runs at {@link Builder#build()}; each class is rewritten
- * and instrumented when it is first loaded. With a persistent cache ({@link Builder#cacheDirectory},
- * off by default), a class a loader built the same way over the same class files defined before is
- * defined from the cache instead, and a loader whose cache knows its scope analyses it only when a
- * class is missing from the cache.
+ * and instrumented when it is first loaded. With the persistent cache ({@link Builder#cacheDirectory},
+ * on by default in a directory of the user's, {@link Builder#defaultCache()}), a class a loader built the
+ * same way over the same class files defined before is defined from the cache instead, and a loader
+ * whose cache knows its scope analyses it only when a class is missing from the cache.
  *
  * <p>A suspension that would cross a frame that cannot be captured (a JDK callback such as {@code
  * List.forEach}, reflection, a constructor, a held monitor) blocks the worker thread instead and
@@ -289,8 +289,11 @@ public final class ContinuationClassLoader extends ClassLoader {
 
     /** Builds a {@link ContinuationClassLoader}. Not thread-safe. */
     public static final class Builder {
-        /** The system property that turns the cache on where no builder says: a directory, or {@code default}. */
-        static final String CACHE_PROPERTY = "dev.flow.loader.cache";
+        /**
+         * The system property that sets the cache of loaders whose builder does not: a directory, {@code
+         * default} (the default directory, as when it is not set), or {@code off}.
+         */
+        static final String CACHE_PROPERTY = ClassCache.CACHE_PROPERTY;
 
         private final List<String> includes = new ArrayList<>();
         private final List<String> excludes = new ArrayList<>();
@@ -303,13 +306,13 @@ public final class ContinuationClassLoader extends ClassLoader {
         private Builder() {
         }
 
-        /** The cache directory the system property names, or {@code null}. */
+        /** The cache directory the system property names, the default one if it is not set, or {@code null} for {@code off}. */
         static Path propertyCache() {
             String p = System.getProperty(CACHE_PROPERTY, "").trim();
-            if (p.isEmpty() || p.equals("off") || p.equals("false")) {
+            if (p.equals("off") || p.equals("false") || p.equals("none")) {
                 return null;
             }
-            return p.equals("default") || p.equals("true") ? defaultCacheDirectory() : Paths.get(p);
+            return p.isEmpty() || p.equals("default") || p.equals("true") || p.equals("on") ? defaultCacheDirectory() : Paths.get(p);
         }
 
         private static Path defaultCacheDirectory() {
@@ -373,13 +376,19 @@ public final class ContinuationClassLoader extends ClassLoader {
          * strict mode is never cached, so it is refused again.
          *
          * <p>Each key has a subdirectory of {@code directory}; entries are written to a temporary file and
-         * moved into place atomically, so processes may share the directory. Building a loader removes
-         * the subdirectories beyond the 32 most recently used and those unused for 30 days. A failure
-         * to read or write the cache is logged at debug level and the class is instrumented as without
-         * it.
+         * moved into place atomically, so processes of the same user may share the directory. Building a
+         * loader removes the subdirectories beyond the 32 most recently used and those unused for 30 days.
+         * A failure to read or write an entry is logged at debug level and the class is instrumented as
+         * without the cache.
          *
-         * <p>Default: no cache, unless the system property {@code dev.flow.loader.cache} names a
-         * directory, or is {@code default} for {@link #defaultCache()}'s.
+         * <p>Whoever can write the directory chooses the code the loader defines, so it must belong to the
+         * user running the process and be writable by nobody else (no group or other write permission);
+         * a missing directory is created, with its missing parents, owner-only ({@code rwx------}). A
+         * directory that breaks this rule, or cannot be created or written, is not used: the loader has
+         * no cache, and one warning per directory is logged. Never choose a shared temporary directory.
+         *
+         * <p>Default: {@link #defaultCache()}, unless the system property {@code dev.flow.loader.cache}
+         * names another directory or is {@code off}.
          */
         public Builder cacheDirectory(Path directory) {
             this.cache = Objects.requireNonNull(directory, "directory");
@@ -389,13 +398,17 @@ public final class ContinuationClassLoader extends ClassLoader {
 
         /**
          * {@link #cacheDirectory} in {@code $XDG_CACHE_HOME/flow/classes}, or {@code ~/.cache/flow/classes}
-         * if that variable is not set.
+         * if that variable is not set: the default, unless the system property {@code
+         * dev.flow.loader.cache} says otherwise.
          */
         public Builder defaultCache() {
             return cacheDirectory(defaultCacheDirectory());
         }
 
-        /** No persistent cache, whatever the system property {@code dev.flow.loader.cache} says. */
+        /**
+         * No persistent cache, whatever the system property {@code dev.flow.loader.cache} says (also
+         * {@code -Ddev.flow.loader.cache=off} for loaders whose builder does not choose).
+         */
         public Builder noCache() {
             this.cache = null;
             this.cacheSet = true;

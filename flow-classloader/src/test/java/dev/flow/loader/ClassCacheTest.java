@@ -322,7 +322,18 @@ class ClassCacheTest {
                 System.setProperty(ContinuationClassLoader.Builder.CACHE_PROPERTY, old);
             }
         }
-        assertNull(ContinuationClassLoader.builder().include(SCOPE).build().cacheDirectory(), "off by default");
+        System.setProperty(ContinuationClassLoader.Builder.CACHE_PROPERTY, "off");
+        try {
+            assertNull(ContinuationClassLoader.builder().include(SCOPE).build().cacheDirectory(), "the property turns it off");
+            assertNotNull(ContinuationClassLoader.builder().include(SCOPE).cacheDirectory(tmp.resolve("cache")).build()
+                    .cacheDirectory(), "a directory chosen by the builder wins");
+        } finally {
+            if (old == null) {
+                System.clearProperty(ContinuationClassLoader.Builder.CACHE_PROPERTY);
+            } else {
+                System.setProperty(ContinuationClassLoader.Builder.CACHE_PROPERTY, old);
+            }
+        }
     }
 
     /** Loads every fixture class of {@link #SCOPE} through {@code loader}; returns their names. */
@@ -334,7 +345,7 @@ class ClassCacheTest {
         return names;
     }
 
-    private static List<String> names() throws Exception {
+    static List<String> names() throws Exception {
         List<String> out = new ArrayList<>();
         for (String p : SCOPE) {
             Path dir = Paths.get(ClassCacheTest.class.getResource("/" + p.replace('.', '/')).toURI());
@@ -388,16 +399,21 @@ class ClassCacheTest {
 
     /** {@code cachefix.dep.Callee.work()}: sleeps 1 ms first (a suspension point) or not, then returns 41. */
     private static byte[] calleeClass(boolean suspends) {
+        return staticIntMethod("cachefix/dep/Callee", "work", suspends, 41);
+    }
+
+    /** Class {@code internalName} with {@code static int <method>()}: sleeps 1 ms first (a suspension point) or not, then returns {@code result}. */
+    static byte[] staticIntMethod(String internalName, String method, boolean suspends, int result) {
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "cachefix/dep/Callee", null, "java/lang/Object", null);
-        MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "work", "()I", null,
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, internalName, null, "java/lang/Object", null);
+        MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, method, "()I", null,
                 new String[] {"java/lang/InterruptedException"});
         m.visitCode();
         if (suspends) {
             m.visitInsn(Opcodes.LCONST_1);
             m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Thread", "sleep", "(J)V", false);
         }
-        m.visitIntInsn(Opcodes.BIPUSH, 41);
+        m.visitIntInsn(Opcodes.BIPUSH, result);
         m.visitInsn(Opcodes.IRETURN);
         m.visitMaxs(0, 0);
         m.visitEnd();

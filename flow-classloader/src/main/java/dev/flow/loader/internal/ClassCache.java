@@ -81,6 +81,12 @@ public final class ClassCache {
     /** The name of the entry {@link #recordDefined} writes: no class has it. */
     private static final String DEFINED = "/defined";
 
+    /** The system property that names the cache directory of loaders whose builder does not. */
+    public static final String CACHE_PROPERTY = "dev.flow.loader.cache";
+    /** The warnings {@link #open} logged, each once per process. */
+    private static final Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private final Path dir;
     private final byte[] key;
 
@@ -92,10 +98,23 @@ public final class ClassCache {
     /**
      * The cache in {@code root} for a scope over {@code parent}, or {@code null} if the parent chain's
      * class files cannot all be identified by content (a loader that is neither the application class
-     * loader nor a {@code URLClassLoader} over files and directories).
+     * loader nor a {@code URLClassLoader} over files and directories), or if {@code root} cannot be
+     * created or written, belongs to another user or is writable by others than its owner ({@link
+     * CacheRoot}): then one warning per directory and reason is logged in this process.
      */
     public static ClassCache open(Path root, ClassLoader parent, List<String> includes, List<String> excludes,
                                   List<SuspensionPoint> points, boolean strict) {
+        String refused = CacheRoot.refusal(root);
+        if (refused != null) {
+            String warning = "class cache off: " + root + " is not used because " + refused
+                    + "; classes are instrumented as without a cache (choose another directory with -D"
+                    + CACHE_PROPERTY + "=<dir>, or turn the cache off with -D" + CACHE_PROPERTY + "=off)";
+            if (WARNED.add(warning)) {
+                WARNINGS.add(warning);
+                LOG.warn(warning);
+            }
+            return null;
+        }
         MessageDigest md = ClassPathKey.sha256();
         md.update(("flow-class-cache/" + FORMAT + "\n").getBytes(StandardCharsets.UTF_8));
         text(md, "strict=" + strict);
@@ -112,7 +131,7 @@ public final class ClassCache {
         byte[] key = md.digest();
         Path dir = root.resolve(hex(key, 16));
         try {
-            Files.createDirectories(dir);
+            Files.createDirectories(dir, CacheRoot.ownerOnly());
             Files.setLastModifiedTime(dir, FileTime.from(Instant.now()));
             cleanUp(root, dir);
         } catch (IOException | UncheckedIOException e) {
@@ -163,6 +182,11 @@ public final class ClassCache {
         } catch (IOException | UncheckedIOException e) {
             LOG.debug("class cache: cannot remove {}: {}", d, e.toString());
         }
+    }
+
+    /** The warnings logged because a cache directory could not be used, oldest first (for tests and diagnostics). */
+    public static List<String> warnings() {
+        return List.copyOf(WARNINGS);
     }
 
     /** The directory of this cache's key (for tests and diagnostics). */
@@ -301,7 +325,7 @@ public final class ClassCache {
         byte[] sum = ClassPathKey.sha256().digest(body);
         Path tmp = null;
         try {
-            Files.createDirectories(dir);
+            Files.createDirectories(dir, CacheRoot.ownerOnly());
             tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
             Files.write(tmp, ByteBuffer.allocate(body.length + DIGEST).put(body).put(sum).array());
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

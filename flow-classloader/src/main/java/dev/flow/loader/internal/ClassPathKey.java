@@ -74,24 +74,8 @@ final class ClassPathKey {
                 return false;
             }
         }
-        for (ClassLoader l = parent; l != null; l = l.getParent()) {
-            if (l == ClassLoader.getPlatformClassLoader()) {
-                break;
-            }
-            if (l.getClass().getName().equals(APP_LOADER)) {
-                paths.addAll(split(System.getProperty("java.class.path", "")));
-                paths.addAll(split(System.getProperty("jdk.module.path", "")));
-            } else if (l instanceof URLClassLoader) {
-                for (URL u : ((URLClassLoader) l).getURLs()) {
-                    Path p = file(u);
-                    if (p == null) {
-                        return false;
-                    }
-                    paths.add(p);
-                }
-            } else {
-                return false;
-            }
+        if (!classPath(parent, paths)) {
+            return false;
         }
         paths.addAll(split(System.getProperty("jdk.boot.class.path.append", "")));
         Set<Path> seen = new LinkedHashSet<>();
@@ -103,6 +87,36 @@ final class ClassPathKey {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Adds the class path entries (files and directories) of {@code parent} and its ancestors below the
+     * platform loader to {@code into}; {@code false} if one of them is neither the application class
+     * loader nor a {@code URLClassLoader} over files and directories (what can be listed is added all the same).
+     */
+    static boolean classPath(ClassLoader parent, Set<Path> into) {
+        boolean all = true;
+        for (ClassLoader l = parent; l != null; l = l.getParent()) {
+            if (l == ClassLoader.getPlatformClassLoader()) {
+                break;
+            }
+            if (l.getClass().getName().equals(APP_LOADER)) {
+                into.addAll(split(System.getProperty("java.class.path", "")));
+                into.addAll(split(System.getProperty("jdk.module.path", "")));
+            } else if (l instanceof URLClassLoader) {
+                for (URL u : ((URLClassLoader) l).getURLs()) {
+                    Path p = file(u);
+                    if (p == null) {
+                        all = false;
+                    } else {
+                        into.add(p);
+                    }
+                }
+            } else {
+                all = false;
+            }
+        }
+        return all;
     }
 
     private static void update(MessageDigest md, String s) {
@@ -119,7 +133,8 @@ final class ClassPathKey {
         }
     }
 
-    private static Path file(URL u) {
+    /** The file or directory of a {@code file:} URL, absolute and normalised; {@code null} for another URL. */
+    static Path file(URL u) {
         if (!"file".equals(u.getProtocol())) {
             return null;
         }

@@ -1,18 +1,20 @@
 package dev.flow.loader.internal;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.commons.javaflow.providers.core.ContinuableClassTransformationFactory;
 import org.apache.commons.javaflow.providers.core.PartialResourceTransformationFactory;
 import org.apache.commons.javaflow.spi.ClassMatcher;
 import org.apache.commons.javaflow.spi.ResourceLoader;
 import org.apache.commons.javaflow.spi.ResourceTransformer;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.slf4j.Logger;
 
@@ -133,26 +135,79 @@ public final class EngineBridge {
         return out != null ? redirectRecorderLookups(out) : prepared;
     }
 
-    /** Redirects every {@code StackRecorder.get()} in {@code enhanced} to {@code Engine.current()}. */
-    private static byte[] redirectRecorderLookups(byte[] enhanced) {
+    /** The tags of the constant-pool entries {@link #redirectRecorderLookups} reads and writes. */
+    private static final int UTF8 = 1;
+    private static final int CLASS = 7;
+    private static final int METHODREF = 10;
+    private static final int NAME_AND_TYPE = 12;
+
+    /**
+     * Redirects every {@code StackRecorder.get()} in {@code enhanced} to {@code Engine.current()}: the
+     * constant-pool entries of that method are pointed at four entries appended to the pool (the class,
+     * its name, the method's name and its name-and-type), in place, without parsing or writing the code;
+     * {@link #redirectByRewriting} if the pool has no room for them. The instructions that result are the
+     * same as the rewriting's.
+     */
+    static byte[] redirectRecorderLookups(byte[] enhanced) {
         ClassReader r = new ClassReader(enhanced);
-        ClassWriter w = new ClassWriter(r, 0);
-        r.accept(new ClassVisitor(Opcodes.ASM9, w) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
-                return new MethodVisitor(Opcodes.ASM9, super.visitMethod(access, name, desc, signature, exceptions)) {
-                    @Override
-                    public void visitMethodInsn(int opcode, String owner, String m, String d, boolean itf) {
-                        if (opcode == Opcodes.INVOKESTATIC && owner.equals(Names.STACK_RECORDER) && m.equals("get")
-                                && d.equals(Names.RECORDER_LOOKUP_DESC)) {
-                            super.visitMethodInsn(opcode, Names.ENGINE, "current", d, false);
-                        } else {
-                            super.visitMethodInsn(opcode, owner, m, d, itf);
-                        }
-                    }
-                };
+        char[] buf = new char[r.getMaxStringLength()];
+        int count = r.getItemCount();
+        List<Integer> refs = new ArrayList<>();
+        int descIndex = 0;
+        for (int i = 1; i < count; i++) {
+            int off = r.getItem(i);
+            if (off == 0 || enhanced[off - 1] != METHODREF) {
+                continue;
             }
-        }, 0);
-        return w.toByteArray();
+            int nat = r.getItem(r.readUnsignedShort(off + 2));
+            if (Names.STACK_RECORDER.equals(r.readClass(off, buf)) && "get".equals(r.readUTF8(nat, buf))
+                    && Names.RECORDER_LOOKUP_DESC.equals(r.readUTF8(nat + 2, buf))) {
+                refs.add(off);
+                descIndex = r.readUnsignedShort(nat + 2);
+            }
+        }
+        if (refs.isEmpty()) {
+            return enhanced;
+        }
+        if (count + 4 > 0xFFFF) {
+            throw new IllegalStateException("constant pool too large to redirect the recorder lookups (" + (count - 1)
+                    + " entries, limit " + (0xFFFF - 5) + ")");
+        }
+        byte[] owner = Names.ENGINE.getBytes(StandardCharsets.UTF_8);
+        byte[] name = "current".getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream added = new ByteArrayOutputStream(owner.length + name.length + 16);
+        added.write(UTF8);
+        writeShort(added, owner.length);
+        added.writeBytes(owner);
+        added.write(CLASS);
+        writeShort(added, count);
+        added.write(UTF8);
+        writeShort(added, name.length);
+        added.writeBytes(name);
+        added.write(NAME_AND_TYPE);
+        writeShort(added, count + 2);
+        writeShort(added, descIndex);
+        byte[] tail = added.toByteArray();
+        int end = r.header;
+        byte[] out = new byte[enhanced.length + tail.length];
+        System.arraycopy(enhanced, 0, out, 0, end);
+        System.arraycopy(tail, 0, out, end, tail.length);
+        System.arraycopy(enhanced, end, out, end + tail.length, enhanced.length - end);
+        putShort(out, 8, count + 4);
+        for (int off : refs) {
+            putShort(out, off, count + 1);
+            putShort(out, off + 2, count + 3);
+        }
+        return out;
+    }
+
+    private static void writeShort(ByteArrayOutputStream out, int v) {
+        out.write(v >>> 8);
+        out.write(v);
+    }
+
+    private static void putShort(byte[] b, int off, int v) {
+        b[off] = (byte) (v >>> 8);
+        b[off + 1] = (byte) v;
     }
 }

@@ -265,7 +265,8 @@ public final class EngineRun {
      */
     private static byte[] checked(byte[] enhanced, Map<String, Refusal> left) {
         ClassNode cn = new ClassNode();
-        new ClassReader(enhanced).accept(cn, 0);
+        // The verifier reads neither stack map frames nor debug information.
+        new ClassReader(enhanced).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
         for (MethodNode m : cn.methods) {
             if (left != null && !left.containsKey(m.name + m.desc) && !looksUpContinuation(m)) {
                 continue;

@@ -121,6 +121,12 @@ final class Hierarchy {
     private Map<String, List<String>> frozenSupertypes;
     /** While frozen: the in-scope methods by owner, then name (in declaration order). */
     private Map<String, Map<String, List<MethodNode>>> frozenMethods;
+    /**
+     * After {@link #settle}: the supertype lists, computed once. Rewriting a class at its first load
+     * changes its methods, and its interfaces only through {@link #supertypesChanged}.
+     */
+    private final Map<String, List<String>> settledSupertypes = new ConcurrentHashMap<>();
+    private volatile boolean settled;
 
     Hierarchy(ClassLoader parent, Map<String, ClassNode> inScope) {
         this.parent = parent;
@@ -141,6 +147,19 @@ final class Hierarchy {
     void thaw() {
         frozenSupertypes = null;
         frozenMethods = null;
+    }
+
+    /**
+     * Promises that from now on the in-scope nodes' names and supertypes change only with a call of {@link
+     * #supertypesChanged}: supertype lists are then kept (their methods may still change).
+     */
+    void settle() {
+        settled = true;
+    }
+
+    /** An in-scope node's supertypes changed after {@link #settle}: the kept supertype lists are dropped. */
+    void supertypesChanged() {
+        settledSupertypes.clear();
     }
 
     boolean isInScope(String internalName) {
@@ -224,7 +243,7 @@ final class Hierarchy {
     List<String> supertypes(String type) {
         Map<String, List<String>> frozen = frozenSupertypes;
         if (frozen == null) {
-            return walkSupertypes(type);
+            return settled ? settledSupertypes.computeIfAbsent(type, t -> List.copyOf(walkSupertypes(t))) : walkSupertypes(type);
         }
         List<String> out = frozen.get(type);
         if (out == null) {

@@ -142,6 +142,7 @@ public final class Instrumenter {
         pinSerializableTargets();
         hierarchy.thaw();
         createMarkers();
+        hierarchy.settle();
         toRewrite.addAll(nodes.keySet());
         prepareCopies();
     }
@@ -180,10 +181,11 @@ public final class Instrumenter {
 
     /** Lists the in-scope classes of the given packages. */
     public static Set<String> scan(ClassLoader parent, Collection<String> packages, Collection<String> excludes) {
-        Set<String> out = new java.util.TreeSet<>();
+        List<String> paths = new ArrayList<>();
         for (String p : packages) {
-            out.addAll(Scanner.classesUnder(parent, p.replace('.', '/')));
+            paths.add(p.replace('.', '/'));
         }
+        Set<String> out = Scanner.classesUnder(parent, paths);
         out.removeIf(n -> {
             String dotted = n.replace('/', '.');
             for (String e : excludes) {
@@ -1609,6 +1611,7 @@ public final class Instrumenter {
         }
         if (!cn.interfaces.contains(Names.FLOW_TASK)) {
             cn.interfaces.add(Names.FLOW_TASK);
+            hierarchy.supertypesChanged();
         }
         MethodNode call = new MethodNode(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, "flow$call", "()Ljava/lang/Object;", null,
                 new String[] {"java/lang/Exception"});
