@@ -863,9 +863,7 @@ public final class Awaits {
     }
 
     private static void piped(Object stream, int site) {
-        if (stream instanceof java.io.PipedInputStream || stream instanceof java.io.PipedOutputStream) {
-            Polling.unsuspendable(site);
-        }
+        Polling.piped(stream, site);
     }
 
     /** Replaces {@code OutputStream.flush()}. */

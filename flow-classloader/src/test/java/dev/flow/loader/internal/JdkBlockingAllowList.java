@@ -31,10 +31,8 @@ final class JdkBlockingAllowList {
     static final String CALLBACK = "an interface or hook the caller implements: the waits in its body are "
             + "classified at their own call sites, and a JDK caller of it pins (CALLBACK)";
     static final String LOCK_VIEW = "returns the lock object; acquiring it is Lock.lock, followed by SiteCalls";
-    static final String PIPE = "blocks its worker as in sync mode, not reported: a piped Reader/Writer is read and "
-            + "written through Reader/Writer methods, which are no suspension points (piped InputStream/OutputStream "
-            + "reads and writes are reported at their site by the stream points); flows hand data to each other "
-            + "through BlockingQueues, which suspend";
+    static final String PIPE_MONITOR = "never waits for the pipe's other end: it only takes the pipe's monitor, "
+            + "which a waiting end releases while it waits (the pipe's reads and writes are reported at their site)";
 
     private static final List<Entry> ENTRIES = List.of(
             // java.lang
@@ -80,8 +78,20 @@ final class JdkBlockingAllowList {
             e("java.util.concurrent.ForkJoinTask.quietlyInvoke", "runs the task's compute() on the calling thread, "
                     + "where its waits are classified at their own sites (and pin as CALLBACK)"),
             // java.io
-            e("java.io.PipedReader", PIPE),
-            e("java.io.PipedWriter", PIPE),
+            e("java.io.PipedInputStream.available", PIPE_MONITOR),
+            e("java.io.PipedInputStream.close", PIPE_MONITOR),
+            e("java.io.PipedInputStream.connect", PIPE_MONITOR),
+            e("java.io.PipedInputStream.receive", "protected: called by the connected PipedOutputStream's write, which is "
+                    + "reported at its site"),
+            e("java.io.PipedOutputStream.flush", PIPE_MONITOR),
+            e("java.io.PipedOutputStream.close", PIPE_MONITOR),
+            e("java.io.PipedOutputStream.connect", PIPE_MONITOR),
+            e("java.io.PipedReader.connect", PIPE_MONITOR),
+            e("java.io.PipedReader.close", PIPE_MONITOR),
+            e("java.io.PipedReader.ready", PIPE_MONITOR),
+            e("java.io.PipedWriter.connect", PIPE_MONITOR),
+            e("java.io.PipedWriter.flush", PIPE_MONITOR),
+            e("java.io.PipedWriter.close", PIPE_MONITOR),
             e("java.io.InputStream", STREAMS),
             e("java.io.OutputStream", STREAMS),
             e("java.io.Reader", STREAMS),
@@ -142,6 +152,9 @@ final class JdkBlockingAllowList {
                 return false;
             }
             Class<?> declaring = m.getDeclaringClass();
+            if (STREAMS.equals(reason) && dev.flow.internal.Polling.isPipe(declaring)) {
+                return false; // a pipe waits for its other end, not for what it wraps: classified on its own
+            }
             if (isPackage(type)) {
                 return declaring.getPackageName().equals(type);
             }
