@@ -22,7 +22,14 @@ final class JdkBlockingAllowList {
     static final String STREAMS = "a JDK stream, reader or writer waits only as long as what it wraps: the "
             + "InputStream.read and OutputStream.write/flush suspension points suspend for a transport's own stream "
             + "views and make the plain call otherwise; a JDK decorator around a view pins (reported per site); file "
-            + "and memory streams do not wait for a peer; a JDK socket's streams block as in sync mode (see NETWORK)";
+            + "and memory streams do not wait for a peer; pipes are reported at their sites (PipedInputStream..., "
+            + "classified on their own); a JDK socket's streams block as in sync mode (see NETWORK), and so, "
+            + "unreported, do a process's streams (Process.getInputStream...), System.in, and a JDK decorator "
+            + "made outside the scope over a pipe (README 'Blocking calls with no suspendable form')";
+    static final String SCANNER = "reads its source inside the JDK's frames: over a transport view it pins, "
+            + "reported through the view (refused in strict mode when a read reaches the view); over a string "
+            + "it never waits; over a pipe, a process's stream or System.in it blocks unreported, as a JDK "
+            + "decorator made outside the scope over them does (README 'Blocking calls with no suspendable form')";
     static final String NETWORK = "blocks its worker as in sync mode, not reported: JDK sockets, channels, selectors, "
             + "URL connections and name lookups are outside Flow's transports (README 'java.io streams'); flows do "
             + "network I/O through transports and connectors, and existing socket code through the java.net.Socket "
@@ -112,6 +119,8 @@ final class JdkBlockingAllowList {
             e("java.io.Console.writer", NON_BLOCKING + ": returns the terminal's Writer"),
             e("java.io.Closeable.close", CALLBACK + " (a JDK stream's close does not wait)"),
             e("java.io.Flushable.flush", CALLBACK + " (OutputStream.flush is a suspension point)"),
+            // java.util
+            e("java.util.Scanner", SCANNER),
             // java.net, java.nio.channels
             e("java.nio.channels.FileChannel", "file I/O: does not wait for a peer (FileChannel.lock is reported)"),
             e("java.nio.channels.AsynchronousFileChannel", NON_BLOCKING + ": returns a Future or calls a handler"),

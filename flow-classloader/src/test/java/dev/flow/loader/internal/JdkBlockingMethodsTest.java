@@ -42,6 +42,9 @@ import org.objectweb.asm.Type;
  *       file locks, name lookups).
  * </ol>
  *
+ * <p>Outside those packages, {@link #READERS_ELSEWHERE} ({@code java.util.Scanner}) is walked too, its reads
+ * by {@link #SCANNER_NAMES}; {@link #MUST_BE_WALKED} names blocking methods the walk must meet.
+ *
  * <p><b>Classified</b> means one of: a {@link BuiltinSuspensionPoints} entry matches it (same name and
  * parameters, declared by the entry's owner or a subtype): it suspends (except the {@code java.io}
  * stream points, which suspend only for a transport's own views); a {@link SiteCalls} rule matches
@@ -63,6 +66,14 @@ class JdkBlockingMethodsTest {
             "quietlyJoin*", "take*", "put*", "transfer", "tryTransfer", "exchange", "invoke*", "quietlyInvoke",
             "helpQuiesce", "awaitQuiescence", "managedBlock", "park*", "sleep", "wait", "waitFor", "submit", "offer*",
             "close", "arriveAndAwaitAdvance", "get", "remove");
+    /**
+     * Types outside those packages whose reads wait on a source they wrap, walked with {@link #SCANNER_NAMES}:
+     * {@code Scanner} over a stream, reader or channel.
+     */
+    static final List<String> READERS_ELSEWHERE = List.of("java.util.Scanner");
+    /** Names of {@code Scanner}'s calls that read its source (prefixes end with {@code *}). */
+    static final List<String> SCANNER_NAMES = List.of("next*", "hasNext*", "find*", "skip", "tokens", "findAll");
+
     /** Names of I/O calls that can wait for a peer, a device or another process (prefixes end with {@code *}). */
     static final List<String> IO_NAMES = List.of("read*", "write*", "print*", "format", "append", "flush", "skip*",
             "transferTo", "transferFrom", "accept", "connect", "finishConnect", "receive", "send", "select*", "lock",
@@ -78,7 +89,7 @@ class JdkBlockingMethodsTest {
         for (Class<?> type : publicTypes()) {
             boolean io = IO.contains(type.getPackageName());
             for (Method m : type.getDeclaredMethods()) {
-                if (!canBlock(m, io)) {
+                if (READERS_ELSEWHERE.contains(type.getName()) ? !matches(m, SCANNER_NAMES) : !canBlock(m, io)) {
                     continue;
                 }
                 candidates++;
@@ -91,6 +102,56 @@ class JdkBlockingMethodsTest {
         assertTrue(unclassified.isEmpty(), unclassified.size() + " JDK methods that can block are not classified (make each "
                 + "suspend, add a SiteCalls rule, or add it to JdkBlockingAllowList with a reason):\n  "
                 + String.join("\n  ", unclassified));
+    }
+
+    /**
+     * Blocking methods the walk must meet and classify, so that a change of its rule or packages cannot drop
+     * them unnoticed: {@code Type.method}, every declaration of that name by the type.
+     */
+    static final List<String> MUST_BE_WALKED = List.of("java.io.Console.readLine", "java.util.Scanner.nextLine",
+            "java.util.Scanner.hasNext", "java.io.ObjectInputStream.readObject", "java.io.SequenceInputStream.read",
+            "java.io.LineNumberReader.readLine", "java.io.DataInputStream.readLine", "java.io.DataOutputStream.writeInt",
+            "java.io.PipedInputStream.read", "java.io.PipedReader.read", "java.io.PipedWriter.write",
+            "java.io.InputStream.readAllBytes", "java.io.InputStream.transferTo", "java.io.InputStream.skipNBytes",
+            "java.util.concurrent.Exchanger.exchange", "java.util.concurrent.Phaser.awaitAdvance",
+            "java.util.concurrent.Phaser.awaitAdvanceInterruptibly", "java.util.concurrent.CountDownLatch.await",
+            "java.util.concurrent.CyclicBarrier.await", "java.util.concurrent.Semaphore.acquire",
+            "java.util.concurrent.ForkJoinTask.join", "java.lang.Process.waitFor", "java.lang.Thread.join",
+            "java.lang.Object.wait", "java.util.concurrent.locks.LockSupport.park",
+            "java.util.concurrent.locks.LockSupport.parkNanos", "java.nio.channels.Selector.select",
+            "java.net.ServerSocket.accept", "java.net.DatagramSocket.receive", "java.nio.channels.FileChannel.lock");
+
+    @Test
+    void theWalkMeetsAndClassifiesTheKnownBlockingMethods() throws IOException {
+        List<Class<?>> walked = publicTypes();
+        List<SuspensionPoint> points = BuiltinSuspensionPoints.builtins();
+        List<String> missed = new ArrayList<>();
+        for (String key : MUST_BE_WALKED) {
+            int dot = key.lastIndexOf('.');
+            Class<?> type;
+            try {
+                type = Class.forName(key.substring(0, dot), false, null);
+            } catch (ClassNotFoundException e) {
+                missed.add(key + ": no such type");
+                continue;
+            }
+            String name = key.substring(dot + 1);
+            List<Method> declared = Arrays.stream(type.getDeclaredMethods()).filter(m -> m.getName().equals(name)
+                    && Modifier.isPublic(m.getModifiers())).collect(Collectors.toList());
+            if (!walked.contains(type) || declared.isEmpty()) {
+                missed.add(key + ": not walked");
+            }
+            for (Method m : declared) {
+                boolean candidate = READERS_ELSEWHERE.contains(type.getName()) ? matches(m, SCANNER_NAMES)
+                        : canBlock(m, IO.contains(type.getPackageName()));
+                if (!candidate) {
+                    missed.add(key + Type.getMethodDescriptor(m) + ": not a candidate");
+                } else if (!suspends(m, points) && !reported(m) && JdkBlockingAllowList.reason(m) == null) {
+                    missed.add(key + Type.getMethodDescriptor(m) + ": not classified");
+                }
+            }
+        }
+        assertTrue(missed.isEmpty(), "known blocking methods the walk misses: " + missed);
     }
 
     @Test
@@ -181,7 +242,16 @@ class JdkBlockingMethodsTest {
         if (Arrays.asList(m.getExceptionTypes()).contains(InterruptedException.class)) {
             return true;
         }
-        for (String n : io ? IO_NAMES : WAIT_NAMES) {
+        return matches(m, io ? IO_NAMES : WAIT_NAMES);
+    }
+
+    /** Whether {@code m} is public or protected, not synthetic, and named by {@code names} (prefixes end with {@code *}). */
+    private static boolean matches(Method m, List<String> names) {
+        int mod = m.getModifiers();
+        if (m.isSynthetic() || m.isBridge() || !(Modifier.isPublic(mod) || Modifier.isProtected(mod))) {
+            return false;
+        }
+        for (String n : names) {
             if (n.endsWith("*") ? m.getName().startsWith(n.substring(0, n.length() - 1)) : m.getName().equals(n)) {
                 return true;
             }
@@ -261,11 +331,16 @@ class JdkBlockingMethodsTest {
     static List<Class<?>> publicTypes() throws IOException {
         FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
         List<Class<?>> out = new ArrayList<>();
-        for (String pkg : Stream.concat(CONCURRENCY.stream(), IO.stream()).collect(Collectors.toList())) {
+        for (String pkg : Stream.of(CONCURRENCY.stream(), IO.stream(), Stream.of("java.util")).flatMap(x -> x)
+                .collect(Collectors.toList())) {
             Path dir = jrt.getPath("/modules/java.base/" + pkg.replace('.', '/'));
             List<Path> files;
             try (Stream<Path> s = Files.list(dir)) {
                 files = s.filter(f -> f.toString().endsWith(".class")).sorted().collect(Collectors.toList());
+            }
+            if (pkg.equals("java.util")) {
+                files = files.stream().filter(f -> READERS_ELSEWHERE.contains(pkg + "." + f.getFileName().toString()
+                        .replace(".class", ""))).collect(Collectors.toList());
             }
             for (Path f : files) {
                 String simple = f.getFileName().toString();
