@@ -120,8 +120,9 @@ final class SiteCalls {
     /**
      * The waits for a pipe's other end that are not stream suspension points (those take their site in
      * their replacement: {@code read}, {@code readNBytes(byte[], int, int)}, {@code skip}, {@code write}):
-     * {@code InputStream}'s loops over reads, and every read of a {@code Reader} and write of a {@code
-     * Writer}, also through {@code Readable} and {@code Appendable}. A pipe's {@code flush}, {@code close},
+     * {@code InputStream}'s loops over reads, and every read of a {@code Reader} (JDK 25's {@code
+     * readAllLines}/{@code readAllAsString} where the JDK has them) and write of a {@code Writer}, also
+     * through {@code Readable} and {@code Appendable}. A pipe's {@code flush}, {@code close},
      * {@code connect}, {@code available} and {@code ready} only take its monitor, which a waiting end
      * releases while it waits: not reported.
      */
@@ -134,6 +135,8 @@ final class SiteCalls {
             piped("java/io/Reader", "read", "(", PIPED_READER),
             piped("java/io/Reader", "skip", "(J)", PIPED_READER),
             piped("java/io/Reader", "transferTo", "(Ljava/io/Writer;)", PIPED_READER),
+            piped("java/io/Reader", "readAllLines", "()", PIPED_READER),
+            piped("java/io/Reader", "readAllAsString", "()", PIPED_READER),
             piped("java/lang/Readable", "read", "(Ljava/nio/CharBuffer;)", PIPED_READER),
             piped("java/io/Writer", "write", "(", PIPED_WRITER),
             piped("java/io/Writer", "append", "(", PIPED_WRITER),
