@@ -60,6 +60,10 @@ class PinSiteMessageTest {
                 + "Ljava/lang/Object; \\(line 25\\): BLOCKING",
         "primitives.PipedReaderFromWritingThread# primitives\\.PipedReaderFromWritingThread\\.call\\(\\)"
                 + "Ljava/lang/Object; \\(line 22\\): BLOCKING",
+        "primitives.PipedStreamThroughDataInputStream# primitives\\.PipedStreamThroughDataInputStream\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 23\\): BLOCKING",
+        "primitives.PipedReaderThroughBufferedReader# primitives\\.PipedReaderThroughBufferedReader\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 22\\): BLOCKING",
         "primitives.PipedReaderReadyLoop# primitives\\.PipedReaderReadyLoop\\.call\\(\\)"
                 + "Ljava/lang/Object; \\(line 29\\): BLOCKING",
         "primitives.PipedWriterToReadingThread# primitives\\.PipedWriterToReadingThread\\.call\\(\\)"

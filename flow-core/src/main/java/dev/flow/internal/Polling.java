@@ -197,11 +197,16 @@ public final class Polling {
      * PipedInputStream}/{@code PipedOutputStream}/{@code PipedReader}/{@code PipedWriter}: {@code readAllBytes},
      * {@code transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes...), registered as pin site
      * {@code site}: a pipe is reported there as {@link #unsuspendable(int)} does, whether or not this call
-     * would wait; any other receiver is left alone.
+     * would wait; any other receiver is left alone. A site inside one of Flow's decorators ({@code
+     * BufferedReader} over the pipe, say) is reported at the loaded code that called the decorator instead.
      */
     public static void piped(Object stream, int site) {
-        if (stream != null && isPipe(stream.getClass())) {
-            unsuspendable(site);
+        if (stream != null && isPipe(stream.getClass()) && FlowState.current() != null) {
+            if (Pins.inFlowDecorator(site)) {
+                UninstrumentedWaits.onBlockingCall(site); // inside a decorator loaded code made over the pipe
+            } else {
+                Pins.onPinnedAwait(site);
+            }
         }
     }
 

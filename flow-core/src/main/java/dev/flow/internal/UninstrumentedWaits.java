@@ -98,11 +98,20 @@ public final class UninstrumentedWaits {
      * @throws dev.flow.UnsuspendableFrameException if the site, or the pin the flow is in, is strict
      */
     public static void onBlockingCall() {
+        onBlockingCall(Pins.NOT_PINNED);
+    }
+
+    /**
+     * {@link #onBlockingCall()}, reported at {@code fallback} (a site, or {@link Pins#NOT_PINNED}) when no
+     * in-scope method is on the stack.
+     */
+    static void onBlockingCall(int fallback) {
         FlowState f = FlowState.current();
         if (f == null) {
             return;
         }
         int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller(Pins.Reason.BLOCKING_CALL);
+        site = site != Pins.NOT_PINNED ? site : fallback;
         if (site != Pins.NOT_PINNED) {
             Pins.onPinnedAwait(site);
         }

@@ -65,6 +65,10 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "PipedReaderFromWritingThread").pins(blocking),
                 Case.of(p + "PipedReaderReadyLoop").pins(blocking),
                 Case.of(p + "PipedWriterToReadingThread").pins(blocking),
+                Case.of(p + "PipedReaderThroughBufferedReader").pins("PipedReaderThroughBufferedReader.call()Ljava/lang/Object; "
+                        + "(line 22): the call blocks its thread and " + blocking),
+                Case.of(p + "PipedStreamThroughDataInputStream").pins("PipedStreamThroughDataInputStream.call()"
+                        + "Ljava/lang/Object; (line 23): the call blocks its thread and " + blocking),
                 Case.of(p + "ContendedForeignLock").pins("is held by another thread"),
                 Case.of(p + "ContendedForeignLockTimedTry").pins("is held by another thread"),
                 Case.of(p + "UncontendedForeignLock").suspends());
