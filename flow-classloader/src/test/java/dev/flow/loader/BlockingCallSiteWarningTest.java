@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * In lenient mode, a blocking call whose replacement reports it at its site (a {@code SynchronousQueue}
- * hand-off, a piped stream) and a contended acquisition of a lock made outside the scope block the worker
+ * hand-off, a piped stream, reader or writer) and a contended acquisition of a lock made outside the scope block the worker
  * with one warning per site, naming class, method and line, however often the site runs.
  */
 class BlockingCallSiteWarningTest {
@@ -28,6 +28,13 @@ class BlockingCallSiteWarningTest {
         "SynchronousQueueOfferTimesOut# 13# offered false",
         "PipedReadFromWritingThread# 22# 2 bytes 78, then -1, written",
         "PipedWriteToReadingThread# 18# read 10",
+        "PipedReadAllBytesFromWritingThread# 23# [1, 2, 3], written",
+        "PipedReadNBytesCountFromWritingThread# 22# [4, 5, 6], written",
+        "PipedSkipNBytesFromWritingThread# 24# EOF null, written",
+        "PipedTransferToFromWritingThread# 25# 2 [9, 8], written",
+        "PipedReaderFromWritingThread# 22# h+ello, written",
+        "PipedReaderReadyLoop# 29# 2 ab skipped 2, written",
+        "PipedWriterToReadingThread# 23# read 0123456789abcd",
         "ContendedForeignLock# 18# locked after the holder",
         "ContendedForeignLockTimedTry# 17# acquired after the holder"})
     void aBlockingSiteWarnsOnceNamingClassMethodAndLine(String fixture, int line, String result) throws Exception {

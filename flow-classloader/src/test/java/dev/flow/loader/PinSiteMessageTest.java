@@ -50,6 +50,24 @@ class PinSiteMessageTest {
                 + "Ljava/lang/Object; \\(line 22\\): BLOCKING",
         "primitives.PipedWriteToReadingThread# primitives\\.PipedWriteToReadingThread\\.call\\(\\)"
                 + "Ljava/lang/Object; \\(line 18\\): BLOCKING",
+        "primitives.PipedReadAllBytesFromWritingThread# primitives\\.PipedReadAllBytesFromWritingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 23\\): BLOCKING",
+        "primitives.PipedReadNBytesCountFromWritingThread# primitives\\.PipedReadNBytesCountFromWritingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 22\\): BLOCKING",
+        "primitives.PipedSkipNBytesFromWritingThread# primitives\\.PipedSkipNBytesFromWritingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 24\\): BLOCKING",
+        "primitives.PipedTransferToFromWritingThread# primitives\\.PipedTransferToFromWritingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 25\\): BLOCKING",
+        "primitives.PipedReaderFromWritingThread# primitives\\.PipedReaderFromWritingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 22\\): BLOCKING",
+        "primitives.PipedStreamThroughDataInputStream# primitives\\.PipedStreamThroughDataInputStream\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 23\\): BLOCKING",
+        "primitives.PipedReaderThroughBufferedReader# primitives\\.PipedReaderThroughBufferedReader\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 22\\): BLOCKING",
+        "primitives.PipedReaderReadyLoop# primitives\\.PipedReaderReadyLoop\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 29\\): BLOCKING",
+        "primitives.PipedWriterToReadingThread# primitives\\.PipedWriterToReadingThread\\.call\\(\\)"
+                + "Ljava/lang/Object; \\(line 23\\): BLOCKING",
         "primitives.ContendedForeignLock# primitives\\.ContendedForeignLock\\.call\\(\\)Ljava/lang/Object; \\(line 18\\): "
                 + "the lock, made outside the loaded scope, is held by another thread and waiting for it blocks the thread",
         "primitives.ContendedForeignLockTimedTry# primitives\\.ContendedForeignLockTimedTry\\.call\\(\\)Ljava/lang/Object; "

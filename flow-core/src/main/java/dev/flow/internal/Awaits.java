@@ -770,6 +770,29 @@ public final class Awaits {
         }
     }
 
+    /**
+     * Before the deprecated {@code readLine()} of {@code d}, a JDK {@code DataInputStream} made outside the
+     * scope: if a transport view is under it, the call is reported at the calling method's site as a
+     * blocking call with no suspendable form ({@link UninstrumentedWaits#onBlockingCall()}: a warning once
+     * per site, refused in strict mode), whether or not it would wait; then the JDK's call is made. It
+     * cannot be made to suspend faithfully: how many bytes it reads depends on bytes that the decorators
+     * between it and the view may hold unseen, and it puts back a byte after a lone {@code '\r'} by
+     * replacing its protected {@code in}, which only the JDK's own code can do.
+     */
+    public static void beforeDecoratedReadLine(DataInputStream d) {
+        if (FlowState.current() == null) {
+            return;
+        }
+        try {
+            if (TransportInputStream.under(d) == null) {
+                return;
+            }
+        } catch (IOException e) {
+            return; // the read fails as loaded normally
+        }
+        UninstrumentedWaits.onBlockingCall();
+    }
+
     /** Ends what {@link #awaitDecorated(Object, int)} allowed, if it returned {@code true}. */
     public static void endDecorated(boolean allowed) {
         if (allowed) {
@@ -777,10 +800,55 @@ public final class Awaits {
         }
     }
 
+    /**
+     * Before a write or flush of {@code out}, in a flow, when it is a JDK {@code DataOutputStream} made
+     * outside the scope (its typed writes are final, so Flow's cannot take its place): defers the waits of
+     * the writes and flushes its call makes on a transport view under it, through JDK streams that let
+     * their exceptions through ({@code BufferedOutputStream}, ...): they are queued as {@code
+     * Transport.write/flush} queues them, and {@link #awaitDecoratedWrites(Object)} waits for them,
+     * suspending, after the JDK's call returned, so it does not wait inside the JDK's frames (nor is it
+     * refused in strict mode). Returns the deferral to end with {@link #endDecoratedWrites(Object)} (in a
+     * {@code finally}) and then await, or {@code null} for any other stream or outside a flow.
+     */
+    public static Object deferDecoratedWrites(Object out) {
+        if (out == null || out.getClass() != java.io.DataOutputStream.class || FlowState.current() == null) {
+            return null;
+        }
+        return TransportOutputStream.deferWrites();
+    }
+
+    /** Ends a deferral of {@link #deferDecoratedWrites(Object)}, if not {@code null}. */
+    public static void endDecoratedWrites(Object deferred) {
+        if (deferred != null) {
+            TransportOutputStream.stopDeferring((TransportOutputStream.Deferred) deferred);
+        }
+    }
+
+    /**
+     * Waits, suspending, for each write and flush deferred by {@code deferred} ({@link
+     * #deferDecoratedWrites(Object)}), in order, as the transport's own write would have (within the write
+     * timeout; its failure rethrown). Nothing if {@code null}.
+     */
+    public static void awaitDecoratedWrites(Object deferred) throws IOException {
+        if (deferred == null) {
+            return;
+        }
+        TransportOutputStream.Deferred d = (TransportOutputStream.Deferred) deferred;
+        for (Object[] w = d.next(); w != null; w = d.next()) {
+            awaitWrite((AsyncTransport) w[0], (Awaitable) w[1], true);
+        }
+    }
+
     /** Replaces {@code OutputStream.write(int)}. */
     public static void outputWrite(OutputStream out, int b) throws IOException {
         if (!(out instanceof TransportOutputStream)) {
-            out.write(b);
+            Object deferred = deferDecoratedWrites(out);
+            try {
+                out.write(b);
+            } finally {
+                endDecoratedWrites(deferred);
+            }
+            awaitDecoratedWrites(deferred);
             return;
         }
         write(viewed((TransportOutputStream) out), new byte[] {(byte) b}, 0, 1);
@@ -789,7 +857,13 @@ public final class Awaits {
     /** Replaces {@code OutputStream.write(byte[])}. */
     public static void outputWrite(OutputStream out, byte[] src) throws IOException {
         if (!(out instanceof TransportOutputStream)) {
-            out.write(src);
+            Object deferred = deferDecoratedWrites(out);
+            try {
+                out.write(src);
+            } finally {
+                endDecoratedWrites(deferred);
+            }
+            awaitDecoratedWrites(deferred);
             return;
         }
         write(viewed((TransportOutputStream) out), src, 0, src.length);
@@ -798,7 +872,13 @@ public final class Awaits {
     /** Replaces {@code OutputStream.write(byte[], int, int)}. */
     public static void outputWrite(OutputStream out, byte[] src, int off, int len) throws IOException {
         if (!(out instanceof TransportOutputStream)) {
-            out.write(src, off, len);
+            Object deferred = deferDecoratedWrites(out);
+            try {
+                out.write(src, off, len);
+            } finally {
+                endDecoratedWrites(deferred);
+            }
+            awaitDecoratedWrites(deferred);
             return;
         }
         write(viewed((TransportOutputStream) out), src, off, len);
@@ -863,15 +943,19 @@ public final class Awaits {
     }
 
     private static void piped(Object stream, int site) {
-        if (stream instanceof java.io.PipedInputStream || stream instanceof java.io.PipedOutputStream) {
-            Polling.unsuspendable(site);
-        }
+        Polling.piped(stream, site);
     }
 
     /** Replaces {@code OutputStream.flush()}. */
     public static void outputFlush(OutputStream out) throws IOException {
         if (!(out instanceof TransportOutputStream)) {
-            out.flush();
+            Object deferred = deferDecoratedWrites(out);
+            try {
+                out.flush();
+            } finally {
+                endDecoratedWrites(deferred);
+            }
+            awaitDecoratedWrites(deferred);
             return;
         }
         flush(viewed((TransportOutputStream) out));

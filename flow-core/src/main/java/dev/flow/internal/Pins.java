@@ -242,6 +242,14 @@ public final class Pins {
         return site(id).strict;
     }
 
+    /**
+     * Whether site {@code id} lies in one of Flow's substitutes of JDK decorators ({@code dev.flow.jdk}): a
+     * user cannot change it, so what it reports is better named at the loaded code that called the decorator.
+     */
+    static boolean inFlowDecorator(int id) {
+        return site(id).className.startsWith("dev.flow.jdk.");
+    }
+
     /** Starts a pinned stretch at {@code site}; returns the state to pass to {@link #exit(int)}. */
     public static int enter(int site) {
         FlowState f = FlowState.current();

@@ -192,6 +192,30 @@ public final class Polling {
         }
     }
 
+    /**
+     * Called before a call that waits for a pipe's other end when {@code stream} is a pipe ({@code
+     * PipedInputStream}/{@code PipedOutputStream}/{@code PipedReader}/{@code PipedWriter}: {@code readAllBytes},
+     * {@code transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes...), registered as pin site
+     * {@code site}: a pipe is reported there as {@link #unsuspendable(int)} does, whether or not this call
+     * would wait; any other receiver is left alone. A site inside one of Flow's decorators ({@code
+     * BufferedReader} over the pipe, say) is reported at the loaded code that called the decorator instead.
+     */
+    public static void piped(Object stream, int site) {
+        if (stream != null && isPipe(stream.getClass()) && FlowState.current() != null) {
+            if (Pins.inFlowDecorator(site)) {
+                UninstrumentedWaits.onBlockingCall(site); // inside a decorator loaded code made over the pipe
+            } else {
+                Pins.onPinnedAwait(site);
+            }
+        }
+    }
+
+    /** Whether {@code type} is one of the JDK's pipes or a subclass: its reads and writes wait inside the JDK for the other end. */
+    public static boolean isPipe(Class<?> type) {
+        return java.io.PipedInputStream.class.isAssignableFrom(type) || java.io.PipedOutputStream.class.isAssignableFrom(type)
+                || java.io.PipedReader.class.isAssignableFrom(type) || java.io.PipedWriter.class.isAssignableFrom(type);
+    }
+
     /** {@link #YIELD} and {@link #PAUSE}: never done; a yield runs its waiter at once, a pause never. */
     private static final class Pause implements Awaitable {
         private final boolean yield;

@@ -59,7 +59,7 @@ public final class UninstrumentedWaits {
         if (f == null) {
             return;
         }
-        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller();
+        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller(Pins.Reason.CALLBACK);
         if (site != Pins.NOT_PINNED) {
             Pins.onPinnedAwait(site);
         } else {
@@ -82,13 +82,42 @@ public final class UninstrumentedWaits {
         if (f == null || f.decoratedReady()) {
             return;
         }
-        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller();
+        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller(Pins.Reason.CALLBACK);
         if (site != Pins.NOT_PINNED && Pins.isStrict(site)) {
             Pins.onPinnedAwait(site);
         }
     }
 
-    private static int siteOfCaller() {
+    /**
+     * Called, in a flow, before a JDK call that may wait on a transport inside JDK frames and that Flow
+     * cannot make sure will not (the deprecated {@code readLine} of a {@code DataInputStream} made outside
+     * the scope over a view): reports it at the calling in-scope method's site as a blocking call with no
+     * suspendable form (a warning once per site; refused at a strict site), whether or not it would wait.
+     * Outside a flow it does nothing.
+     *
+     * @throws dev.flow.UnsuspendableFrameException if the site, or the pin the flow is in, is strict
+     */
+    public static void onBlockingCall() {
+        onBlockingCall(Pins.NOT_PINNED);
+    }
+
+    /**
+     * {@link #onBlockingCall()}, reported at {@code fallback} (a site, or {@link Pins#NOT_PINNED}) when no
+     * in-scope method is on the stack.
+     */
+    static void onBlockingCall(int fallback) {
+        FlowState f = FlowState.current();
+        if (f == null) {
+            return;
+        }
+        int site = f.pinSite != Pins.NOT_PINNED ? f.pinSite : siteOfCaller(Pins.Reason.BLOCKING_CALL);
+        site = site != Pins.NOT_PINNED ? site : fallback;
+        if (site != Pins.NOT_PINNED) {
+            Pins.onPinnedAwait(site);
+        }
+    }
+
+    private static int siteOfCaller(Pins.Reason reason) {
         Optional<StackWalker.StackFrame> frame = WALKER.walk(s -> s.filter(UninstrumentedWaits::inScope).findFirst());
         if (frame.isEmpty()) {
             return Pins.NOT_PINNED;
@@ -96,9 +125,9 @@ public final class UninstrumentedWaits {
         StackWalker.StackFrame fr = frame.get();
         Class<?> type = fr.getDeclaringClass();
         String method = sourceName(fr.getMethodName()) + fr.getDescriptor();
-        return SITES.get(type).computeIfAbsent(method + ":" + fr.getLineNumber(), k -> {
+        return SITES.get(type).computeIfAbsent(reason + " " + method + ":" + fr.getLineNumber(), k -> {
             try (Pins.Group owned = Pins.openGroup(type.getClassLoader())) {
-                return Pins.register(type.getName(), method, fr.getLineNumber(), Pins.Reason.CALLBACK, STRICT.get(type));
+                return Pins.register(type.getName(), method, fr.getLineNumber(), reason, STRICT.get(type));
             }
         });
     }

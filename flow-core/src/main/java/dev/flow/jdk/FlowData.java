@@ -14,7 +14,9 @@ import java.io.IOException;
  * other receiver the original call. A JDK {@code DataInputStream} made outside the scope gets its own
  * reads, each made, in a flow, once the bytes it needs are buffered under it ({@link
  * Awaits#awaitDecorated}): over a transport view it suspends instead of pinning; elsewhere it behaves
- * exactly as before. Null and out-of-range arguments are passed to the JDK's method, which fails as
+ * exactly as before. A JDK {@code DataOutputStream} made outside the scope gets its own writes, their waits
+ * for a transport view under it deferred until the JDK's call returned ({@link Awaits#deferDecoratedWrites}),
+ * where they suspend. Null and out-of-range arguments are passed to the JDK's method, which fails as
  * it does (before any I/O). Public only because loaded code calls it; not an API. Stateless.
  */
 public final class FlowData {
@@ -219,10 +221,16 @@ public final class FlowData {
         }
     }
 
-    /** Replaces the deprecated {@code readLine()}. */
+    /**
+     * Replaces the deprecated {@code readLine()}: on a {@code DataInputStream} made outside the scope over a
+     * transport view, reported at the caller's site first ({@link Awaits#beforeDecoratedReadLine}).
+     */
     @SuppressWarnings("deprecation")
     public static String readLine(DataInput d) throws IOException {
         if (!(d instanceof FlowDataInputStream)) {
+            if (d instanceof DataInputStream) {
+                Awaits.beforeDecoratedReadLine((DataInputStream) d);
+            }
             return d.readLine();
         }
         return ((FlowDataInputStream) d).readLine0();
@@ -258,100 +266,166 @@ public final class FlowData {
 
     /** Replaces {@code writeBoolean(boolean)}. */
     public static void writeBoolean(DataOutput d, boolean v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeBoolean(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeByte0(v ? 1 : 0);
             return;
         }
-        ((FlowDataOutputStream) d).writeByte0(v ? 1 : 0);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeBoolean(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeByte(int)}. */
     public static void writeByte(DataOutput d, int v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeByte(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeByte0(v);
             return;
         }
-        ((FlowDataOutputStream) d).writeByte0(v);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeByte(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeShort(int)}. */
     public static void writeShort(DataOutput d, int v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeShort(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeShort0(v);
             return;
         }
-        ((FlowDataOutputStream) d).writeShort0(v);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeShort(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeChar(int)}. */
     public static void writeChar(DataOutput d, int v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeChar(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeShort0(v);
             return;
         }
-        ((FlowDataOutputStream) d).writeShort0(v);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeChar(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeInt(int)}. */
     public static void writeInt(DataOutput d, int v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeInt(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeInt0(v);
             return;
         }
-        ((FlowDataOutputStream) d).writeInt0(v);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeInt(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeLong(long)}. */
     public static void writeLong(DataOutput d, long v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeLong(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeLong0(v);
             return;
         }
-        ((FlowDataOutputStream) d).writeLong0(v);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeLong(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeFloat(float)}. */
     public static void writeFloat(DataOutput d, float v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeFloat(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeInt0(Float.floatToIntBits(v));
             return;
         }
-        ((FlowDataOutputStream) d).writeInt0(Float.floatToIntBits(v));
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeFloat(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeDouble(double)}. */
     public static void writeDouble(DataOutput d, double v) throws IOException {
-        if (!(d instanceof FlowDataOutputStream)) {
-            d.writeDouble(v);
+        if (d instanceof FlowDataOutputStream) {
+            ((FlowDataOutputStream) d).writeLong0(Double.doubleToLongBits(v));
             return;
         }
-        ((FlowDataOutputStream) d).writeLong0(Double.doubleToLongBits(v));
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeDouble(v);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeBytes(String)}. */
     public static void writeBytes(DataOutput d, String s) throws IOException {
-        if (!(d instanceof FlowDataOutputStream) || s == null) {
-            d.writeBytes(s);
+        if (d instanceof FlowDataOutputStream && s != null) {
+            ((FlowDataOutputStream) d).writeBytes0(s);
             return;
         }
-        ((FlowDataOutputStream) d).writeBytes0(s);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeBytes(s);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeChars(String)}. */
     public static void writeChars(DataOutput d, String s) throws IOException {
-        if (!(d instanceof FlowDataOutputStream) || s == null) {
-            d.writeChars(s);
+        if (d instanceof FlowDataOutputStream && s != null) {
+            ((FlowDataOutputStream) d).writeChars0(s);
             return;
         }
-        ((FlowDataOutputStream) d).writeChars0(s);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeChars(s);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 
     /** Replaces {@code writeUTF(String)}. */
     public static void writeUTF(DataOutput d, String s) throws IOException {
-        if (!(d instanceof FlowDataOutputStream) || s == null) {
-            d.writeUTF(s);
+        if (d instanceof FlowDataOutputStream && s != null) {
+            ((FlowDataOutputStream) d).writeUTF0(s);
             return;
         }
-        ((FlowDataOutputStream) d).writeUTF0(s);
+        Object deferred = Awaits.deferDecoratedWrites(d);
+        try {
+            d.writeUTF(s);
+        } finally {
+            Awaits.endDecoratedWrites(deferred);
+        }
+        Awaits.awaitDecoratedWrites(deferred);
     }
 }

@@ -58,6 +58,20 @@ class StreamViewTest {
         return scheduler.submit(task);
     }
 
+    /** What {@code h} ended with, for a failure message: its value or exception, else "running". */
+    private static String outcome(FlowHandle<?> h) {
+        if (!h.isDone()) {
+            return "running";
+        }
+        try {
+            return String.valueOf(result(h));
+        } catch (Exception e) {
+            java.io.StringWriter w = new java.io.StringWriter();
+            e.printStackTrace(new java.io.PrintWriter(w));
+            return w.toString();
+        }
+    }
+
     private static Object result(FlowHandle<?> h) throws Exception {
         return h.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
@@ -177,6 +191,58 @@ class StreamViewTest {
         ExecutionException e = assertThrows(ExecutionException.class, () -> result(h));
         assertInstanceOf(UnsuspendableFrameException.class, e.getCause());
         assertTrue(e.getCause().getMessage().contains("flowtest.mina.ForeignDataInput.call"), e.getCause().getMessage());
+    }
+
+    /** 16 KiB arrays {@code ForeignDataOutput} writes: 32 MiB, past what the kernel buffers for a peer that does not read. */
+    private static final int CHUNKS = 2048;
+
+    @Test
+    void writesThroughADataOutputStreamMadeOutsideTheScopeOverTheViewSuspendTheFlow() throws Exception {
+        for (ContinuationClassLoader loader : new ContinuationClassLoader[] {STRICT, LENIENT}) {
+            Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+            java.io.DataOutputStream out = new java.io.DataOutputStream(
+                    new java.io.BufferedOutputStream(p.transport.outputStream(), 100));
+            FlowHandle<?> h = scheduler.submit(loader.newInstance(Callable.class, "flowtest.mina.ForeignDataOutput", out, CHUNKS));
+            Conditions.await("the flow to suspend in a write the peer holds back", () -> scheduler.stats().suspended() == 1,
+                    () -> scheduler.stats() + " " + outcome(h));
+            int total = 4 + 6 + CHUNKS * 16 * 1024 + 8;
+            java.nio.ByteBuffer head = java.nio.ByteBuffer.wrap(p.peer.readExactly(10));
+            assertEquals(7, head.getInt());
+            assertEquals(4, head.getShort());
+            byte[] rest = new byte[0];
+            for (int left = total - 10; left > 0; left -= rest.length) {
+                rest = p.peer.readExactly(Math.min(left, 1 << 20));
+            }
+            long sizeBeforeTheLong = java.nio.ByteBuffer.wrap(rest, rest.length - 8, 8).getLong();
+            assertEquals(total - 8, sizeBeforeTheLong);
+            assertEquals(total, result(h));
+        }
+        assertEquals(List.of(), Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.ForeignDataOutput"))
+                .collect(Collectors.toList()));
+    }
+
+    @Test
+    void readLineOfADataInputStreamMadeOutsideTheScopeIsReportedAtItsSiteEvenWhenItsLineIsBuffered() throws Exception {
+        for (ContinuationClassLoader loader : new ContinuationClassLoader[] {STRICT, LENIENT, LENIENT}) {
+            Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+            p.peer.write("xab\r\n".getBytes(StandardCharsets.US_ASCII));
+            Conditions.await("the line to be buffered", () -> p.transport.available() == 5);
+            java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(p.transport.inputStream()));
+            assertEquals('x', in.readByte(), "read on this thread: the whole line is now in the BufferedInputStream");
+            FlowHandle<?> h = scheduler.submit(loader.newInstance(Callable.class, "flowtest.mina.ForeignDataLine", in));
+            if (loader == STRICT) {
+                ExecutionException e = assertThrows(ExecutionException.class, () -> result(h));
+                assertInstanceOf(UnsuspendableFrameException.class, e.getCause());
+                assertTrue(e.getCause().getMessage().startsWith("cannot suspend at flowtest.mina.ForeignDataLine.call()"
+                        + "Ljava/lang/String; (line 18): the call blocks its thread and has no suspendable form"),
+                        e.getCause().getMessage());
+            } else {
+                assertEquals("ab", result(h));
+            }
+        }
+        List<String> mine = Pins.warnings().stream().filter(w -> w.contains("flowtest.mina.ForeignDataLine.call")
+                && w.contains("(line 18)")).collect(Collectors.toList());
+        assertEquals(1, mine.size(), "one warning for the readLine site over two lenient runs: " + Pins.warnings());
     }
 
     @Test

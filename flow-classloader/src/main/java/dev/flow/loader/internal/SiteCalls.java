@@ -35,6 +35,10 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       {@code ExecutorService.invokeAll/invokeAny}, ... : {@link #RULES}) stay as they are and are
  *       preceded by {@code Polling.unsuspendable(site)}, which reports them in a flow like a pin
  *       ({@link Pins.Reason#BLOCKING_CALL}).
+ *   <li>Waits for a pipe's other end that are not stream suspension points ({@code readAllBytes}, {@code
+ *       transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes: {@link #pipes()}) stay as they
+ *       are and are preceded by {@code Polling.piped(receiver, site)}, which reports them likewise when
+ *       the receiver is a pipe.
  * </ul>
  *
  * <p>Stateless; used by the instrumenter under the class loader's initialisation.
@@ -50,7 +54,9 @@ final class SiteCalls {
         /** A release. */
         UNLOCK,
         /** A blocking call with no suspendable form. */
-        UNSUSPENDABLE
+        UNSUSPENDABLE,
+        /** A call that waits for a pipe's other end when its receiver is a pipe: reported for pipes only. */
+        PIPE
     }
 
     private static final String LOCKS = "dev/flow/internal/Locks";
@@ -73,17 +79,24 @@ final class SiteCalls {
         final String params;
         final Kind kind;
         final boolean isStatic;
+        /** For {@link Kind#PIPE}: the pipe class a receiver must be able to be (its subtype or supertype). */
+        final String pipe;
 
         Rule(String owner, String name, String params, Kind kind) {
-            this(owner, name, params, kind, false);
+            this(owner, name, params, kind, false, null);
         }
 
         Rule(String owner, String name, String params, Kind kind, boolean isStatic) {
+            this(owner, name, params, kind, isStatic, null);
+        }
+
+        Rule(String owner, String name, String params, Kind kind, boolean isStatic, String pipe) {
             this.owner = owner;
             this.name = name;
             this.params = params;
             this.kind = kind;
             this.isStatic = isStatic;
+            this.pipe = pipe;
         }
     }
 
@@ -95,7 +108,49 @@ final class SiteCalls {
         return new Rule(owner, name, params, Kind.UNSUSPENDABLE, true);
     }
 
-    private static final List<Rule> RULES = declaredByTheJdk(synchronizers(),
+    /** {@code owner.name(params...)} reported when its receiver is a {@code pipe}. */
+    private static Rule piped(String owner, String name, String params, String pipe) {
+        return new Rule(owner, name, params, Kind.PIPE, false, pipe);
+    }
+
+    private static final String PIPED_IN = "java/io/PipedInputStream";
+    private static final String PIPED_READER = "java/io/PipedReader";
+    private static final String PIPED_WRITER = "java/io/PipedWriter";
+
+    /**
+     * The waits for a pipe's other end that are not stream suspension points (those take their site in
+     * their replacement: {@code read}, {@code readNBytes(byte[], int, int)}, {@code skip}, {@code write}):
+     * {@code InputStream}'s loops over reads, and every read of a {@code Reader} (JDK 25's {@code
+     * readAllLines}/{@code readAllAsString} where the JDK has them) and write of a {@code Writer}, also
+     * through {@code Readable} and {@code Appendable}. A pipe's {@code flush}, {@code close},
+     * {@code connect}, {@code available} and {@code ready} only take its monitor, which a waiting end
+     * releases while it waits: not reported.
+     */
+    private static Rule[] pipes() {
+        return new Rule[] {
+            piped("java/io/InputStream", "readAllBytes", "()", PIPED_IN),
+            piped("java/io/InputStream", "readNBytes", "(I)", PIPED_IN),
+            piped("java/io/InputStream", "skipNBytes", "(J)", PIPED_IN),
+            piped("java/io/InputStream", "transferTo", "(Ljava/io/OutputStream;)", PIPED_IN),
+            piped("java/io/Reader", "read", "(", PIPED_READER),
+            piped("java/io/Reader", "skip", "(J)", PIPED_READER),
+            piped("java/io/Reader", "transferTo", "(Ljava/io/Writer;)", PIPED_READER),
+            piped("java/io/Reader", "readAllLines", "()", PIPED_READER),
+            piped("java/io/Reader", "readAllAsString", "()", PIPED_READER),
+            piped("java/lang/Readable", "read", "(Ljava/nio/CharBuffer;)", PIPED_READER),
+            piped("java/io/Writer", "write", "(", PIPED_WRITER),
+            piped("java/io/Writer", "append", "(", PIPED_WRITER),
+            piped("java/lang/Appendable", "append", "(", PIPED_WRITER)
+        };
+    }
+
+    private static Rule[] synchronizersAndPipes() {
+        List<Rule> all = new ArrayList<>(Arrays.asList(synchronizers()));
+        all.addAll(Arrays.asList(pipes()));
+        return all.toArray(new Rule[0]);
+    }
+
+    private static final List<Rule> RULES = declaredByTheJdk(synchronizersAndPipes(),
             new Rule(LOCK, "lock", "()", Kind.LOCK),
             new Rule(LOCK, "lockInterruptibly", "()", Kind.LOCK),
             new Rule(LOCK, "tryLock", "()", Kind.TRY_LOCK),
@@ -203,7 +258,8 @@ final class SiteCalls {
     static Kind match(String owner, String name, String desc, boolean isStatic, BiPredicate<String, String> isSubtype) {
         for (Rule r : RULES) {
             if (r.isStatic == isStatic && r.name.equals(name) && desc.startsWith(r.params)
-                    && (r.owner.equals("java/lang/Object") || isSubtype.test(owner, r.owner))) {
+                    && (r.owner.equals("java/lang/Object") || isSubtype.test(owner, r.owner))
+                    && (r.pipe == null || isSubtype.test(owner, r.pipe) || isSubtype.test(r.pipe, owner))) {
                 return r.kind;
             }
         }
@@ -219,15 +275,14 @@ final class SiteCalls {
             insns.insertBefore(c, new MethodInsnNode(Opcodes.INVOKESTATIC, POLLING, "unsuspendable", "(I)V", false));
             return;
         }
+        if (kind == Kind.PIPE) {
+            int site = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.BLOCKING_CALL, strict);
+            insns.insertBefore(c, receiverAndSite(mn, c, site, POLLING, "piped"));
+            return;
+        }
         if (kind != Kind.UNLOCK && (!c.name.equals("tryLock") || c.desc.startsWith(TIMED))) {
             int contended = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.CONTENDED_LOCK, strict);
-            InsnList before = new InsnList();
-            int[] slots = storeArguments(mn, c.desc, before);
-            before.add(new InsnNode(Opcodes.DUP));
-            before.add(new LdcInsnNode(contended));
-            before.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LOCKS, "acquiring", "(Ljava/lang/Object;I)V", false));
-            loadArguments(c.desc, slots, before);
-            insns.insertBefore(c, before);
+            insns.insertBefore(c, receiverAndSite(mn, c, contended, LOCKS, "acquiring"));
         }
         insns.insertBefore(c, dupReceiver(mn, c));
         InsnList after = new InsnList();
@@ -241,6 +296,21 @@ final class SiteCalls {
                     : new MethodInsnNode(Opcodes.INVOKESTATIC, LOCKS, "tried", "(Ljava/lang/Object;ZI)Z", false));
         }
         insns.insert(c, after);
+    }
+
+    /**
+     * Code to place before the instance call {@code c}, with its receiver and arguments on the stack, that
+     * calls {@code owner.name(receiver, site)} (descriptor {@code (Ljava/lang/Object;I)V}) and leaves the
+     * stack as it was: the arguments go through fresh locals.
+     */
+    private static InsnList receiverAndSite(MethodNode mn, MethodInsnNode c, int site, String owner, String name) {
+        InsnList out = new InsnList();
+        int[] slots = storeArguments(mn, c.desc, out);
+        out.add(new InsnNode(Opcodes.DUP));
+        out.add(new LdcInsnNode(site));
+        out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, owner, name, "(Ljava/lang/Object;I)V", false));
+        loadArguments(c.desc, slots, out);
+        return out;
     }
 
     /**

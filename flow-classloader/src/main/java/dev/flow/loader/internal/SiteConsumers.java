@@ -22,6 +22,7 @@ public final class SiteConsumers {
      * {@code SynchronousQueue}, a piped stream), when they would block: not in the pin report.
      */
     public static final Set<String> CONDITIONAL = Set.of("dev/flow/internal/Locks.acquiring(Ljava/lang/Object;I)V",
+            "dev/flow/internal/Polling.piped(Ljava/lang/Object;I)V",
             Names.PRIMITIVE_AWAITS + ".put(Ljava/util/concurrent/BlockingQueue;Ljava/lang/Object;I)V",
             Names.PRIMITIVE_AWAITS + ".offer(Ljava/util/concurrent/BlockingQueue;Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;I)Z",
             Names.AWAITS + ".inputRead(Ljava/io/InputStream;I)I", Names.AWAITS + ".inputRead(Ljava/io/InputStream;[BI)I",

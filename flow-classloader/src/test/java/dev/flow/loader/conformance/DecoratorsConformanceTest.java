@@ -21,6 +21,9 @@ class DecoratorsConformanceTest extends ConformanceSuite {
         return Stream.of(
                 Case.of(p + "DataInputOverView"),
                 Case.of(p + "DataOutputOverView"),
+                Case.of(p + "ForeignDataOutputOverView").suspends(),
+                Case.of(p + "ForeignDataReadLineOverView").pins("ForeignDataReadLineOverView.call()Ljava/lang/Object; (line 21): "
+                        + "the call blocks its thread and has no suspendable form"),
                 Case.of(p + "InputStreamBattery").suspends(),
                 Case.of(p + "OutputStreamBattery"),
                 Case.of(p + "PrintBattery").suspends(),

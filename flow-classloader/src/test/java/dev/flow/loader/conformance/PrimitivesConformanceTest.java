@@ -58,6 +58,17 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "SynchronousQueueOfferTimesOut").pins(blocking),
                 Case.of(p + "PipedReadFromWritingThread").pins(blocking),
                 Case.of(p + "PipedWriteToReadingThread").pins(blocking),
+                Case.of(p + "PipedReadAllBytesFromWritingThread").pins(blocking),
+                Case.of(p + "PipedReadNBytesCountFromWritingThread").pins(blocking),
+                Case.of(p + "PipedSkipNBytesFromWritingThread").pins(blocking),
+                Case.of(p + "PipedTransferToFromWritingThread").pins(blocking),
+                Case.of(p + "PipedReaderFromWritingThread").pins(blocking),
+                Case.of(p + "PipedReaderReadyLoop").pins(blocking),
+                Case.of(p + "PipedWriterToReadingThread").pins(blocking),
+                Case.of(p + "PipedReaderThroughBufferedReader").pins("PipedReaderThroughBufferedReader.call()Ljava/lang/Object; "
+                        + "(line 22): the call blocks its thread and " + blocking),
+                Case.of(p + "PipedStreamThroughDataInputStream").pins("PipedStreamThroughDataInputStream.call()"
+                        + "Ljava/lang/Object; (line 23): the call blocks its thread and " + blocking),
                 Case.of(p + "ContendedForeignLock").pins("is held by another thread"),
                 Case.of(p + "ContendedForeignLockTimedTry").pins("is held by another thread"),
                 Case.of(p + "UncontendedForeignLock").suspends());

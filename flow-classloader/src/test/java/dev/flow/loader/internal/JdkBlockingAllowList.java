@@ -22,7 +22,14 @@ final class JdkBlockingAllowList {
     static final String STREAMS = "a JDK stream, reader or writer waits only as long as what it wraps: the "
             + "InputStream.read and OutputStream.write/flush suspension points suspend for a transport's own stream "
             + "views and make the plain call otherwise; a JDK decorator around a view pins (reported per site); file "
-            + "and memory streams do not wait for a peer; a JDK socket's streams block as in sync mode (see NETWORK)";
+            + "and memory streams do not wait for a peer; pipes are reported at their sites (PipedInputStream..., "
+            + "classified on their own); a JDK socket's streams block as in sync mode (see NETWORK), and so, "
+            + "unreported, do a process's streams (Process.getInputStream...), System.in, and a JDK decorator "
+            + "made outside the scope over a pipe (README 'Blocking calls with no suspendable form')";
+    static final String SCANNER = "reads its source inside the JDK's frames: over a transport view it pins, "
+            + "reported through the view (refused in strict mode when a read reaches the view); over a string "
+            + "it never waits; over a pipe, a process's stream or System.in it blocks unreported, as a JDK "
+            + "decorator made outside the scope over them does (README 'Blocking calls with no suspendable form')";
     static final String NETWORK = "blocks its worker as in sync mode, not reported: JDK sockets, channels, selectors, "
             + "URL connections and name lookups are outside Flow's transports (README 'java.io streams'); flows do "
             + "network I/O through transports and connectors, and existing socket code through the java.net.Socket "
@@ -31,10 +38,8 @@ final class JdkBlockingAllowList {
     static final String CALLBACK = "an interface or hook the caller implements: the waits in its body are "
             + "classified at their own call sites, and a JDK caller of it pins (CALLBACK)";
     static final String LOCK_VIEW = "returns the lock object; acquiring it is Lock.lock, followed by SiteCalls";
-    static final String PIPE = "blocks its worker as in sync mode, not reported: a piped Reader/Writer is read and "
-            + "written through Reader/Writer methods, which are no suspension points (piped InputStream/OutputStream "
-            + "reads and writes are reported at their site by the stream points); flows hand data to each other "
-            + "through BlockingQueues, which suspend";
+    static final String PIPE_MONITOR = "never waits for the pipe's other end: it only takes the pipe's monitor, "
+            + "which a waiting end releases while it waits (the pipe's reads and writes are reported at their site)";
 
     private static final List<Entry> ENTRIES = List.of(
             // java.lang
@@ -80,8 +85,20 @@ final class JdkBlockingAllowList {
             e("java.util.concurrent.ForkJoinTask.quietlyInvoke", "runs the task's compute() on the calling thread, "
                     + "where its waits are classified at their own sites (and pin as CALLBACK)"),
             // java.io
-            e("java.io.PipedReader", PIPE),
-            e("java.io.PipedWriter", PIPE),
+            e("java.io.PipedInputStream.available", PIPE_MONITOR),
+            e("java.io.PipedInputStream.close", PIPE_MONITOR),
+            e("java.io.PipedInputStream.connect", PIPE_MONITOR),
+            e("java.io.PipedInputStream.receive", "protected: called by the connected PipedOutputStream's write, which is "
+                    + "reported at its site"),
+            e("java.io.PipedOutputStream.flush", PIPE_MONITOR),
+            e("java.io.PipedOutputStream.close", PIPE_MONITOR),
+            e("java.io.PipedOutputStream.connect", PIPE_MONITOR),
+            e("java.io.PipedReader.connect", PIPE_MONITOR),
+            e("java.io.PipedReader.close", PIPE_MONITOR),
+            e("java.io.PipedReader.ready", PIPE_MONITOR),
+            e("java.io.PipedWriter.connect", PIPE_MONITOR),
+            e("java.io.PipedWriter.flush", PIPE_MONITOR),
+            e("java.io.PipedWriter.close", PIPE_MONITOR),
             e("java.io.InputStream", STREAMS),
             e("java.io.OutputStream", STREAMS),
             e("java.io.Reader", STREAMS),
@@ -102,6 +119,8 @@ final class JdkBlockingAllowList {
             e("java.io.Console.writer", NON_BLOCKING + ": returns the terminal's Writer"),
             e("java.io.Closeable.close", CALLBACK + " (a JDK stream's close does not wait)"),
             e("java.io.Flushable.flush", CALLBACK + " (OutputStream.flush is a suspension point)"),
+            // java.util
+            e("java.util.Scanner", SCANNER),
             // java.net, java.nio.channels
             e("java.nio.channels.FileChannel", "file I/O: does not wait for a peer (FileChannel.lock is reported)"),
             e("java.nio.channels.AsynchronousFileChannel", NON_BLOCKING + ": returns a Future or calls a handler"),
@@ -142,6 +161,9 @@ final class JdkBlockingAllowList {
                 return false;
             }
             Class<?> declaring = m.getDeclaringClass();
+            if (STREAMS.equals(reason) && dev.flow.internal.Polling.isPipe(declaring)) {
+                return false; // a pipe waits for its other end, not for what it wraps: classified on its own
+            }
             if (isPackage(type)) {
                 return declaring.getPackageName().equals(type);
             }

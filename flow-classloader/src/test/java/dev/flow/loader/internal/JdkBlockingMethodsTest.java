@@ -42,6 +42,9 @@ import org.objectweb.asm.Type;
  *       file locks, name lookups).
  * </ol>
  *
+ * <p>Outside those packages, {@link #READERS_ELSEWHERE} ({@code java.util.Scanner}) is walked too, its reads
+ * by {@link #SCANNER_NAMES}; {@link #MUST_BE_WALKED} names blocking methods the walk must meet.
+ *
  * <p><b>Classified</b> means one of: a {@link BuiltinSuspensionPoints} entry matches it (same name and
  * parameters, declared by the entry's owner or a subtype): it suspends (except the {@code java.io}
  * stream points, which suspend only for a transport's own views); a {@link SiteCalls} rule matches
@@ -63,6 +66,14 @@ class JdkBlockingMethodsTest {
             "quietlyJoin*", "take*", "put*", "transfer", "tryTransfer", "exchange", "invoke*", "quietlyInvoke",
             "helpQuiesce", "awaitQuiescence", "managedBlock", "park*", "sleep", "wait", "waitFor", "submit", "offer*",
             "close", "arriveAndAwaitAdvance", "get", "remove");
+    /**
+     * Types outside those packages whose reads wait on a source they wrap, walked with {@link #SCANNER_NAMES}:
+     * {@code Scanner} over a stream, reader or channel.
+     */
+    static final List<String> READERS_ELSEWHERE = List.of("java.util.Scanner");
+    /** Names of {@code Scanner}'s calls that read its source (prefixes end with {@code *}). */
+    static final List<String> SCANNER_NAMES = List.of("next*", "hasNext*", "find*", "skip", "tokens", "findAll");
+
     /** Names of I/O calls that can wait for a peer, a device or another process (prefixes end with {@code *}). */
     static final List<String> IO_NAMES = List.of("read*", "write*", "print*", "format", "append", "flush", "skip*",
             "transferTo", "transferFrom", "accept", "connect", "finishConnect", "receive", "send", "select*", "lock",
@@ -78,7 +89,7 @@ class JdkBlockingMethodsTest {
         for (Class<?> type : publicTypes()) {
             boolean io = IO.contains(type.getPackageName());
             for (Method m : type.getDeclaredMethods()) {
-                if (!canBlock(m, io)) {
+                if (READERS_ELSEWHERE.contains(type.getName()) ? !matches(m, SCANNER_NAMES) : !canBlock(m, io)) {
                     continue;
                 }
                 candidates++;
@@ -91,6 +102,56 @@ class JdkBlockingMethodsTest {
         assertTrue(unclassified.isEmpty(), unclassified.size() + " JDK methods that can block are not classified (make each "
                 + "suspend, add a SiteCalls rule, or add it to JdkBlockingAllowList with a reason):\n  "
                 + String.join("\n  ", unclassified));
+    }
+
+    /**
+     * Blocking methods the walk must meet and classify, so that a change of its rule or packages cannot drop
+     * them unnoticed: {@code Type.method}, every declaration of that name by the type.
+     */
+    static final List<String> MUST_BE_WALKED = List.of("java.io.Console.readLine", "java.util.Scanner.nextLine",
+            "java.util.Scanner.hasNext", "java.io.ObjectInputStream.readObject", "java.io.SequenceInputStream.read",
+            "java.io.LineNumberReader.readLine", "java.io.DataInputStream.readLine", "java.io.DataOutputStream.writeInt",
+            "java.io.PipedInputStream.read", "java.io.PipedReader.read", "java.io.PipedWriter.write",
+            "java.io.InputStream.readAllBytes", "java.io.InputStream.transferTo", "java.io.InputStream.skipNBytes",
+            "java.util.concurrent.Exchanger.exchange", "java.util.concurrent.Phaser.awaitAdvance",
+            "java.util.concurrent.Phaser.awaitAdvanceInterruptibly", "java.util.concurrent.CountDownLatch.await",
+            "java.util.concurrent.CyclicBarrier.await", "java.util.concurrent.Semaphore.acquire",
+            "java.util.concurrent.ForkJoinTask.join", "java.lang.Process.waitFor", "java.lang.Thread.join",
+            "java.lang.Object.wait", "java.util.concurrent.locks.LockSupport.park",
+            "java.util.concurrent.locks.LockSupport.parkNanos", "java.nio.channels.Selector.select",
+            "java.net.ServerSocket.accept", "java.net.DatagramSocket.receive", "java.nio.channels.FileChannel.lock");
+
+    @Test
+    void theWalkMeetsAndClassifiesTheKnownBlockingMethods() throws IOException {
+        List<Class<?>> walked = publicTypes();
+        List<SuspensionPoint> points = BuiltinSuspensionPoints.builtins();
+        List<String> missed = new ArrayList<>();
+        for (String key : MUST_BE_WALKED) {
+            int dot = key.lastIndexOf('.');
+            Class<?> type;
+            try {
+                type = Class.forName(key.substring(0, dot), false, null);
+            } catch (ClassNotFoundException e) {
+                missed.add(key + ": no such type");
+                continue;
+            }
+            String name = key.substring(dot + 1);
+            List<Method> declared = Arrays.stream(type.getDeclaredMethods()).filter(m -> m.getName().equals(name)
+                    && Modifier.isPublic(m.getModifiers())).collect(Collectors.toList());
+            if (!walked.contains(type) || declared.isEmpty()) {
+                missed.add(key + ": not walked");
+            }
+            for (Method m : declared) {
+                boolean candidate = READERS_ELSEWHERE.contains(type.getName()) ? matches(m, SCANNER_NAMES)
+                        : canBlock(m, IO.contains(type.getPackageName()));
+                if (!candidate) {
+                    missed.add(key + Type.getMethodDescriptor(m) + ": not a candidate");
+                } else if (!suspends(m, points) && !reported(m) && JdkBlockingAllowList.reason(m) == null) {
+                    missed.add(key + Type.getMethodDescriptor(m) + ": not classified");
+                }
+            }
+        }
+        assertTrue(missed.isEmpty(), "known blocking methods the walk misses: " + missed);
     }
 
     @Test
@@ -108,37 +169,70 @@ class JdkBlockingMethodsTest {
     }
 
     /**
-     * Piped streams wait for their peer inside the JDK: every public method of {@code PipedInputStream}
-     * and {@code PipedOutputStream} (inherited ones included, which the walk above classifies by their
-     * {@code InputStream}/{@code OutputStream} declaration) that can block is reported at its call site,
-     * or is one that {@link #PIPE_UNREPORTED} names.
+     * Pipes wait for their other end inside the JDK: every public method of {@code PipedInputStream},
+     * {@code PipedOutputStream}, {@code PipedReader} and {@code PipedWriter} (inherited ones included,
+     * which the walk above classifies by their {@code InputStream}/{@code Reader}/... declaration) that can
+     * block is reported at its call site when called on the pipe's own type, on the type that declares it
+     * ({@code InputStream}, {@code Reader}, {@code Writer}) and on every interface of the pipe that declares
+     * it ({@code Readable}, {@code Appendable}), or is one that {@link #PIPE_UNREPORTED} names.
      */
     @Test
-    void everyPipedStreamMethodThatCanBlockIsReportedAtItsSiteOrNamedAsNot() {
+    void everyPipeMethodThatCanBlockIsReportedAtItsSiteOrNamedAsNot() {
         List<String> unreported = new ArrayList<>();
-        for (Class<?> type : List.of(java.io.PipedInputStream.class, java.io.PipedOutputStream.class)) {
+        for (Class<?> type : PIPES) {
             for (Method m : type.getMethods()) {
                 String key = m.getName() + Type.getMethodDescriptor(m);
-                boolean reported = reportedByStreamSite(type, m) || SiteCalls.match(Type.getInternalName(m.getDeclaringClass()),
-                        m.getName(), Type.getMethodDescriptor(m), false, JdkBlockingMethodsTest::isSubtype) != null;
-                if (canBlock(m, true) && !reported && !PIPE_UNREPORTED.contains(key)) {
-                    unreported.add(type.getSimpleName() + "." + key);
+                if (!canBlock(m, true) || PIPE_UNREPORTED.contains(key)) {
+                    continue;
+                }
+                for (Class<?> owner : ownersOf(type, m)) {
+                    if (!reportedByStreamSite(type, m) && SiteCalls.match(Type.getInternalName(owner), m.getName(),
+                            Type.getMethodDescriptor(m), false, JdkBlockingMethodsTest::isSubtype) == null) {
+                        unreported.add(owner.getSimpleName() + "." + key + " on a " + type.getSimpleName());
+                    }
                 }
             }
         }
-        assertTrue(unreported.isEmpty(), "piped stream methods that can block and are not reported: " + unreported);
+        assertTrue(unreported.isEmpty(), "pipe methods that can block and are not reported: " + unreported);
+    }
+
+    /** The JDK's pipes. */
+    static final List<Class<?>> PIPES = List.of(java.io.PipedInputStream.class, java.io.PipedOutputStream.class,
+            java.io.PipedReader.class, java.io.PipedWriter.class);
+
+    /**
+     * The types a call of {@code m} on a {@code type} can name as its owner: {@code type}, the class that
+     * declares {@code m}, and each interface of {@code type} that declares the same method.
+     */
+    private static Set<Class<?>> ownersOf(Class<?> type, Method m) {
+        Set<Class<?>> out = new LinkedHashSet<>(List.of(type, m.getDeclaringClass()));
+        Deque<Class<?>> todo = new ArrayDeque<>(List.of(type));
+        while (!todo.isEmpty()) {
+            Class<?> t = todo.pop();
+            for (Class<?> i : t.getInterfaces()) {
+                todo.push(i);
+                try {
+                    i.getMethod(m.getName(), m.getParameterTypes());
+                    out.add(i);
+                } catch (NoSuchMethodException e) {
+                    // not declared there
+                }
+            }
+            if (t.getSuperclass() != null) {
+                todo.push(t.getSuperclass());
+            }
+        }
+        return out;
     }
 
     /**
-     * The piped streams' methods that can block (by the walk's rule) and are not reported: {@code
-     * readAllBytes}, {@code readNBytes(int)}, {@code skipNBytes} and {@code transferTo} wait for the writer
-     * but are no stream suspension points, so they are called as loaded normally (README, "Blocking calls
-     * with no suspendable form"); {@code available}, {@code flush}, {@code close} and {@code connect} never
-     * wait for the peer (they only take the pipe's monitor).
+     * The pipes' methods that can block (by the walk's rule) and are not reported: {@code available},
+     * {@code ready}, {@code flush}, {@code close} and {@code connect} never wait for the other end (they
+     * only take the pipe's monitor, which a waiting end releases while it waits).
      */
-    static final List<String> PIPE_UNREPORTED = List.of("readAllBytes()[B", "readNBytes(I)[B", "skipNBytes(J)V",
-            "transferTo(Ljava/io/OutputStream;)J", "available()I", "flush()V", "close()V",
-            "connect(Ljava/io/PipedInputStream;)V", "connect(Ljava/io/PipedOutputStream;)V");
+    static final List<String> PIPE_UNREPORTED = List.of("available()I", "ready()Z", "flush()V", "close()V",
+            "connect(Ljava/io/PipedInputStream;)V", "connect(Ljava/io/PipedOutputStream;)V",
+            "connect(Ljava/io/PipedReader;)V", "connect(Ljava/io/PipedWriter;)V");
 
     static boolean canBlock(Method m, boolean io) {
         int mod = m.getModifiers();
@@ -148,7 +242,16 @@ class JdkBlockingMethodsTest {
         if (Arrays.asList(m.getExceptionTypes()).contains(InterruptedException.class)) {
             return true;
         }
-        for (String n : io ? IO_NAMES : WAIT_NAMES) {
+        return matches(m, io ? IO_NAMES : WAIT_NAMES);
+    }
+
+    /** Whether {@code m} is public or protected, not synthetic, and named by {@code names} (prefixes end with {@code *}). */
+    private static boolean matches(Method m, List<String> names) {
+        int mod = m.getModifiers();
+        if (m.isSynthetic() || m.isBridge() || !(Modifier.isPublic(mod) || Modifier.isProtected(mod))) {
+            return false;
+        }
+        for (String n : names) {
             if (n.endsWith("*") ? m.getName().startsWith(n.substring(0, n.length() - 1)) : m.getName().equals(n)) {
                 return true;
             }
@@ -180,9 +283,17 @@ class JdkBlockingMethodsTest {
                 && (p.replacementName().startsWith("input") || p.replacementName().startsWith("output"));
     }
 
+    /**
+     * Whether a call of {@code m} on its declaring type is reported at its site: a {@link SiteCalls} rule
+     * matches it (a pipe rule only counts for a pipe's own declaration: on {@code Reader}, {@code
+     * InputStream}... it reports pipes alone, and the type's other streams are classified by the
+     * allow-list), or it is a stream point of a pipe.
+     */
     private static boolean reported(Method m) {
-        return reportedByStreamSite(m.getDeclaringClass(), m) || SiteCalls.match(Type.getInternalName(m.getDeclaringClass()), m.getName(), Type.getMethodDescriptor(m),
-                Modifier.isStatic(m.getModifiers()), JdkBlockingMethodsTest::isSubtype) != null;
+        Class<?> type = m.getDeclaringClass();
+        SiteCalls.Kind k = SiteCalls.match(Type.getInternalName(type), m.getName(), Type.getMethodDescriptor(m),
+                Modifier.isStatic(m.getModifiers()), JdkBlockingMethodsTest::isSubtype);
+        return reportedByStreamSite(type, m) || (k != null && (k != SiteCalls.Kind.PIPE || dev.flow.internal.Polling.isPipe(type)));
     }
 
     /**
@@ -220,11 +331,16 @@ class JdkBlockingMethodsTest {
     static List<Class<?>> publicTypes() throws IOException {
         FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
         List<Class<?>> out = new ArrayList<>();
-        for (String pkg : Stream.concat(CONCURRENCY.stream(), IO.stream()).collect(Collectors.toList())) {
+        for (String pkg : Stream.of(CONCURRENCY.stream(), IO.stream(), Stream.of("java.util")).flatMap(x -> x)
+                .collect(Collectors.toList())) {
             Path dir = jrt.getPath("/modules/java.base/" + pkg.replace('.', '/'));
             List<Path> files;
             try (Stream<Path> s = Files.list(dir)) {
                 files = s.filter(f -> f.toString().endsWith(".class")).sorted().collect(Collectors.toList());
+            }
+            if (pkg.equals("java.util")) {
+                files = files.stream().filter(f -> READERS_ELSEWHERE.contains(pkg + "." + f.getFileName().toString()
+                        .replace(".class", ""))).collect(Collectors.toList());
             }
             for (Path f : files) {
                 String simple = f.getFileName().toString();
