@@ -31,12 +31,14 @@ public final class InputBuffer {
     private static final int INITIAL_CAPACITY = 512;
     /** Largest array kept once the data that made it grow has been consumed. */
     static final int KEEP_CAPACITY = 8 * 1024;
+    /** The shared empty array: none is allocated until the first byte arrives. */
+    private static final byte[] EMPTY = new byte[0];
 
     private final Charset charset;
     private final boolean strictDecoding;
     private final Object source;
 
-    private byte[] buf = new byte[INITIAL_CAPACITY];
+    private byte[] buf = EMPTY;
     private int start;
     private int end;
     /** Where the search for the next line end resumes; start <= scan <= end. */
@@ -206,7 +208,7 @@ public final class InputBuffer {
     /** Discards everything and releases the array (after a close). */
     public void clear() {
         start = end = scan = 0;
-        buf = new byte[0];
+        buf = EMPTY;
         resetCount();
     }
 

@@ -309,7 +309,7 @@ public final class FlowConnector implements AutoCloseable {
         }
         if (tcp == null) {
             String name = daemon ? "flow-connector-daemon" : "flow-connector";
-            tcpProcessors = IoProcessors.create(dispatch, dispatchScheduler, ioProcessors, name, daemon);
+            tcpProcessors = IoProcessors.create(dispatch, dispatchScheduler, ioProcessors, name, daemon, false);
             NioSocketConnector c;
             if (daemon) {
                 connectThreads = IoProcessors.daemonThreads(name);

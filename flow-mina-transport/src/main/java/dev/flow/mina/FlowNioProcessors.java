@@ -104,6 +104,15 @@ final class FlowNioProcessors {
      * in the queue for the next turns, whose selections do not block while sessions wait, so the
      * established sessions are read between batches of new ones.
      *
+     * <p><b>The loop stays (servers).</b> MINA's loop ends, and gives its thread back to the executor,
+     * each time the processor's last session ends; the next session added starts a new loop on the
+     * executor (a hand-off to a pooled thread and its wake-up). Under a flood of connections that open
+     * and reset, a server's processor without established sessions did that for nearly every
+     * connection. On {@link LoopThreads} that {@linkplain LoopThreads#keepLoops() keep loops} (a
+     * server's), this one keeps its loop (blocked in {@code select}, which returns at least once a
+     * second) until it is disposed; elsewhere (a connector's, whose idle threads must not keep a JVM
+     * running) its loop ends as MINA's does.
+     *
      * <p>Public only because MINA's {@link SimpleIoProcessorPool} calls its constructor by reflection;
      * its enclosing class keeps it out of reach of other packages.
      *
@@ -144,9 +153,21 @@ final class FlowNioProcessors {
         /** MINA's queue of new sessions, with a budget per turn; {@code null} if it could not be set. */
         private final TurnBudgetQueue<NioSession> newSessions;
 
-        /** A processor on {@code executor} (called by {@link SimpleIoProcessorPool}). */
+        /** Whether the loop stays when the last session ends, until the processor is disposed. */
+        private final boolean keepLoop;
+
+        /**
+         * A processor on {@code executor} (called by {@link SimpleIoProcessorPool}), which keeps its loop
+         * if {@code executor} is {@link LoopThreads} that {@linkplain LoopThreads#keepLoops() keep loops}.
+         */
         public FlowNioProcessor(Executor executor) {
+            this(executor, executor instanceof LoopThreads && ((LoopThreads) executor).keepLoops());
+        }
+
+        /** A processor on {@code executor}; with {@code keepLoop}, its loop stays until it is disposed. */
+        FlowNioProcessor(Executor executor, boolean keepLoop) {
             super(executor);
+            this.keepLoop = keepLoop;
             this.newSessions = budgetNewSessions(this, NEW_SESSIONS_PER_TURN);
         }
 
@@ -217,6 +238,16 @@ final class FlowNioProcessors {
             }
             newSessions.newTurn();
             return !newSessions.isEmpty();
+        }
+
+        /**
+         * Whether the loop may end for lack of sessions: MINA's loop ends when it has none and this
+         * says the selector is empty; for a processor that keeps its loop, not until it is disposed
+         * (see the class comment).
+         */
+        @Override
+        protected boolean isSelectorEmpty() {
+            return (!keepLoop || isDisposing()) && super.isSelectorEmpty();
         }
 
         /** Counts MINA's check for a spinning selector, then makes it. */
@@ -368,6 +399,15 @@ final class FlowNioProcessors {
         long readCalls() {
             return readCalls.get();
         }
+    }
+
+    /**
+     * The threads a pool's processor loops run on, saying whether the processors keep their loop while
+     * they have no session (see {@link FlowNioProcessor}). Thread-safe as the executor it wraps.
+     */
+    interface LoopThreads extends Executor {
+        /** Whether processors on these threads keep their loop until disposed: a server's do. */
+        boolean keepLoops();
     }
 
     /**

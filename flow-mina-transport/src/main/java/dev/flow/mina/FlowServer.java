@@ -225,7 +225,7 @@ public final class FlowServer implements AutoCloseable {
             this.processors = null;
             this.tcp = null;
         } else {
-            this.processors = IoProcessors.create(b.dispatch, scheduler, b.ioProcessors, "flow-server-" + id);
+            this.processors = IoProcessors.create(b.dispatch, scheduler, b.ioProcessors, "flow-server-" + id, false, true);
             FlowSocketAcceptor nio = new FlowSocketAcceptor(processors.pool(), b.maxStartingSessions, acceptFailures,
                     resets);
             this.tcp = nio;

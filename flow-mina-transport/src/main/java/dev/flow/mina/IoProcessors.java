@@ -42,14 +42,12 @@ final class IoProcessors implements AutoCloseable {
 
     /**
      * Creates {@code count} processors ({@code 0}: MINA's default, processors + 1) for {@code dispatch};
-     * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} only).
+     * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} only); with {@code daemon},
+     * the threads are daemon threads; with {@code keepLoops} (a server's), a processor keeps its loop
+     * and thread while it has no session, until it is closed.
      */
-    static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name) {
-        return create(dispatch, scheduler, count, name, false);
-    }
-
-    /** Like {@link #create(Dispatch, FlowScheduler, int, String)}; with {@code daemon}, the threads are daemon threads. */
-    static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name, boolean daemon) {
+    static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name, boolean daemon,
+            boolean keepLoops) {
         int n = count > 0 ? count : FlowNioProcessors.DEFAULT_SIZE;
         ThreadPoolExecutor threads;
         if (dispatch != Dispatch.IO_THREADS && daemon) {
@@ -63,7 +61,7 @@ final class IoProcessors implements AutoCloseable {
         }
         AtomicLong outOfMemoryErrors = new AtomicLong();
         try {
-            return new IoProcessors(FlowNioProcessors.pool(n, surviving(threads, outOfMemoryErrors)), threads,
+            return new IoProcessors(FlowNioProcessors.pool(n, surviving(threads, outOfMemoryErrors, keepLoops)), threads,
                     outOfMemoryErrors);
         } catch (RuntimeException | Error e) {
             threads.shutdownNow();
@@ -81,20 +79,33 @@ final class IoProcessors implements AutoCloseable {
         });
     }
 
-    /** An executor that runs each processor loop on {@code threads}, again after an {@link OutOfMemoryError}. */
-    private static Executor surviving(Executor threads, AtomicLong outOfMemoryErrors) {
-        return loop -> threads.execute(() -> {
-            for (;;) {
-                try {
-                    loop.run();
-                    return;
-                } catch (OutOfMemoryError e) {
-                    outOfMemoryErrors.incrementAndGet();
-                    // Let the collector catch up before the loop allocates again; keeps the interrupt.
-                    LockSupport.parkNanos(OOM_PAUSE_NANOS);
-                }
+    /**
+     * An executor that runs each processor loop on {@code threads}, again after an {@link OutOfMemoryError};
+     * its processors keep their loops if {@code keepLoops}.
+     */
+    private static Executor surviving(Executor threads, AtomicLong outOfMemoryErrors, boolean keepLoops) {
+        return new FlowNioProcessors.LoopThreads() {
+            @Override
+            public void execute(Runnable loop) {
+                threads.execute(() -> {
+                    for (;;) {
+                        try {
+                            loop.run();
+                            return;
+                        } catch (OutOfMemoryError e) {
+                            outOfMemoryErrors.incrementAndGet();
+                            // Let the collector catch up before the loop allocates again; keeps the interrupt.
+                            LockSupport.parkNanos(OOM_PAUSE_NANOS);
+                        }
+                    }
+                });
             }
-        });
+
+            @Override
+            public boolean keepLoops() {
+                return keepLoops;
+            }
+        };
     }
 
     /** The {@link OutOfMemoryError}s that escaped a processor loop, which then ran again. */

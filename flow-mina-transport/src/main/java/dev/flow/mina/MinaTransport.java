@@ -23,6 +23,7 @@ import java.io.OutputStream;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -124,6 +125,8 @@ public final class MinaTransport implements AsyncTransport {
     private final IoSession session;
     private final TransportConfig config;
     private final Charset charset;
+    private static final byte[] LF = {'\n'};
+    private static final byte[] CRLF = {'\r', '\n'};
     private final byte[] lineSeparator;
     private final boolean trafficControl;
     private final int highWater;
@@ -152,8 +155,7 @@ public final class MinaTransport implements AsyncTransport {
     private volatile Throwable firstWriteFailure;
     private java.util.List<Throwable> laterWriteFailures;
     /** The failed writes already counted (the listener and the waiting writer may both see one). */
-    private final java.util.Set<WriteFuture> recordedFailures =
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private java.util.Set<WriteFuture> recordedFailures;
     /** Bytes charged to the budget: the buffer's size when last accounted. */
     private long charged;
     /** Guards {@link #held}, {@link #openHolds} and {@link #holdsReleased}. */
@@ -220,10 +222,10 @@ public final class MinaTransport implements AsyncTransport {
         this.session = Objects.requireNonNull(session, "session");
         this.config = Objects.requireNonNull(config, "config");
         this.charset = checkCharset(config.charset());
-        this.lineSeparator = config.lineSeparator().getBytes(charset);
+        this.lineSeparator = lineSeparator(config.lineSeparator(), charset);
         this.in = new InputBuffer(charset, config.strictDecoding(), this);
         this.trafficControl = true;
-        float bytesPerChar = Math.max(1f, charset.newEncoder().maxBytesPerChar());
+        float bytesPerChar = Math.max(1f, maxBytesPerChar(charset));
         long detect = (long) Math.ceil(bytesPerChar) * (config.maxLineLength() + 1L) + 8;
         this.highWater = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(MIN_HIGH_WATER, detect));
         this.lowWater = highWater / 2;
@@ -268,12 +270,48 @@ public final class MinaTransport implements AsyncTransport {
      */
     static Charset checkCharset(Charset charset) {
         Objects.requireNonNull(charset, "charset");
+        if (isStandardAscii(charset)) {
+            return charset;
+        }
         if (!charset.canEncode() || !Arrays.equals("\n".getBytes(charset), new byte[] {'\n'})
                 || !Arrays.equals("\r".getBytes(charset), new byte[] {'\r'})) {
             throw new IllegalArgumentException("charset: " + charset.name()
                     + " (expected: an ASCII-compatible charset that encodes \\n as the single byte 0x0A)");
         }
         return charset;
+    }
+
+    /**
+     * Whether {@code charset} is UTF-8, US-ASCII or ISO-8859-1: ASCII-compatible, known without
+     * encoding anything (a transport is made per connection, most of a reset flood's never read).
+     */
+    private static boolean isStandardAscii(Charset charset) {
+        return charset == StandardCharsets.UTF_8 || charset == StandardCharsets.US_ASCII
+                || charset == StandardCharsets.ISO_8859_1;
+    }
+
+    /** The most bytes a character takes in {@code charset}; without an encoder for the standard ones. */
+    private static float maxBytesPerChar(Charset charset) {
+        if (charset == StandardCharsets.UTF_8) {
+            return 3f;
+        }
+        if (charset == StandardCharsets.US_ASCII || charset == StandardCharsets.ISO_8859_1) {
+            return 1f;
+        }
+        return charset.newEncoder().maxBytesPerChar();
+    }
+
+    /** {@code separator} in {@code charset}; one shared array for the usual ones (never written). */
+    private static byte[] lineSeparator(String separator, Charset charset) {
+        if (isStandardAscii(charset)) {
+            if (separator.equals("\n")) {
+                return LF;
+            }
+            if (separator.equals("\r\n")) {
+                return CRLF;
+            }
+        }
+        return separator.getBytes(charset);
     }
 
     /** The MINA session this transport reads and writes. */
@@ -1230,6 +1268,9 @@ public final class MinaTransport implements AsyncTransport {
             return;
         }
         synchronized (lock) {
+            if (recordedFailures == null) {
+                recordedFailures = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            }
             if (!recordedFailures.add(f)) {
                 return;
             }

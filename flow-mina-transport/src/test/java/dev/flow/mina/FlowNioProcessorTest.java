@@ -67,7 +67,13 @@ class FlowNioProcessorTest {
         t.setDaemon(true);
         return t;
     });
-    private final FlowNioProcessor processor = new FlowNioProcessor(loopThreads);
+    /** Runs of the processor's loop started on {@link #loopThreads}. */
+    private final java.util.concurrent.atomic.AtomicLong loopStarts = new java.util.concurrent.atomic.AtomicLong();
+    /** A server's processor: it keeps its loop while it has no session. */
+    private final FlowNioProcessor processor = new FlowNioProcessor(loop -> {
+        loopStarts.incrementAndGet();
+        loopThreads.execute(loop);
+    }, true);
     private final Queue<String> events = new ConcurrentLinkedQueue<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private NioSocketAcceptor acceptor;
@@ -216,6 +222,21 @@ class FlowNioProcessorTest {
                 ROUNDS, processor::spinChecks);
         assertEquals(0, spins, "spinning-selector checks in " + ROUNDS + " round trips");
         assertEquals(0, processor.newSelectors(), "new selectors");
+    }
+
+    @Test
+    void theLoopKeepsRunningWhenTheLastSessionEndsSoAResetConnectionStartsNoLoop() throws Exception {
+        InetSocketAddress address = serve(IoSession::write);
+        for (int i = 0; i < ROUNDS; i++) {
+            Socket peer = peer(address);
+            roundTrip(peer, 'r');
+            peer.setSoLinger(true, 0);
+            peer.close();
+            Conditions.await("the reset session to end", () -> acceptor.getManagedSessionCount() == 0,
+                    () -> acceptor.getManagedSessions().toString());
+        }
+        assertEquals(1, loopStarts.get(), "loop runs started on the executor for " + ROUNDS + " sessions, each "
+                + "reset and ended before the next connected");
     }
 
     @Test

@@ -42,10 +42,19 @@ enum Peer {
      */
     DECLARED_LENGTH(2, 0),
     /** Opens a batch of connections and resets each at once (SO_LINGER 0): counted by the server, not logged one by one. */
-    RESET_FLOOD(1, 20);
+    RESET_FLOOD(1, 20),
+    /**
+     * Sends {@code HOLD n} and {@code n} bytes (a command the server keeps whole until it ends), waits,
+     * then ends it: the server either holds it, charged to its input budget, and answers {@code HELD}, or
+     * refuses it once holds of all sessions would pass the budget's share for them ({@code REFUSED}, or
+     * the connection closed), while the other sessions go on.
+     */
+    HELD_MEMORY(4, 20);
 
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     private static final long SLACK_MS = 5_000;
+    /** What {@link #runOnce} returns when the server refused a {@link #HELD_MEMORY} command. */
+    static final long REFUSED = -2;
 
     /** Client threads of this kind at scale 1. */
     final int threads;
@@ -71,14 +80,16 @@ enum Peer {
         final AtomicLong ok = new AtomicLong();
         final AtomicLong cutByRestart = new AtomicLong();
         final AtomicLong bad = new AtomicLong();
+        /** Commands of {@link #HELD_MEMORY} peers that the server refused. */
+        final AtomicLong refused = new AtomicLong();
         /** The longest time, in ms, the server took to close a session the peer expects it to close; -1 if never. */
         final LongAccumulator maxCutMs = new LongAccumulator(Math::max, -1);
     }
 
     /**
      * Runs one round of this behaviour against the server at {@code address}. Returns how long the
-     * server took to close a session this kind expects it to close, in ms, or -1 for kinds that close
-     * themselves.
+     * server took to close a session this kind expects it to close, in ms, -1 for kinds that close
+     * themselves, or {@link #REFUSED} when the server refused a {@link #HELD_MEMORY} command.
      */
     long runOnce(InetSocketAddress address, SoakOptions o, String id) throws IOException, Unexpected,
             InterruptedException {
@@ -104,6 +115,8 @@ enum Peer {
             case RESET_FLOOD:
                 resetFlood(address, o);
                 return -1;
+            case HELD_MEMORY:
+                return heldMemory(address, o) ? -1 : REFUSED;
             default:
                 return idle(address, o);
         }
@@ -261,6 +274,42 @@ enum Peer {
             try (Socket s = connect(address, 0)) {
                 s.setSoLinger(true, 0);
             }
+        }
+    }
+
+    /**
+     * Returns {@code true} if the server held the command and answered {@code HELD n b} with {@code b >= n}
+     * (the hold counted the body), {@code false} if it refused it: a {@code REFUSED} answer naming the
+     * input budget, or the connection closed or reset while the body was sent or the answer awaited.
+     */
+    private static boolean heldMemory(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected,
+            InterruptedException {
+        try (Socket s = connect(address, 0)) {
+            InputStream in = new BufferedInputStream(s.getInputStream());
+            OutputStream out = s.getOutputStream();
+            try {
+                out.write(("HOLD " + o.heldBytes + "\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(new byte[o.heldBytes]);
+                Thread.sleep(o.holdMs);
+                out.write("END\n".getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException closed) {
+                return false;
+            }
+            String answer;
+            try {
+                answer = readLine(in);
+            } catch (IOException reset) {
+                return false;
+            }
+            if (answer == null || answer.startsWith("REFUSED input budget exhausted")) {
+                return false;
+            }
+            String[] f = answer.split(" ");
+            if (f.length != 3 || !f[0].equals("HELD") || !f[1].equals(Integer.toString(o.heldBytes))
+                    || !f[2].matches("[0-9]{1,18}") || Long.parseLong(f[2]) < o.heldBytes) {
+                throw new Unexpected("held memory: sent HOLD " + o.heldBytes + ", got \"" + answer + "\"");
+            }
+            return true;
         }
     }
 

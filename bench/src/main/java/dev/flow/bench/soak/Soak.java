@@ -2,6 +2,7 @@ package dev.flow.bench.soak;
 
 import dev.flow.FlowStats;
 import dev.flow.LineTooLongException;
+import dev.flow.MemoryBudgetExceededException;
 import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.mina.SessionStats;
@@ -25,7 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * middle of a line or of a response, peers that stop reading (the write timeout must close their
  * session), over-long lines, batches of idle connections (the idle timeout must close them), peers
  * that declare a 1 GiB body and trickle it (the request timeout must close them, the heap must not
- * hold it) and floods of connections reset at once (counted, not logged one by one). Restarts and the
+ * hold it), floods of connections reset at once (counted, not logged one by one) and peers that each
+ * send a 4 MiB command the handler holds whole ({@code Transport.holdReads()}) until they end it, more of
+ * them than the input budget's share for holds (the server must hold some and refuse the others, naming
+ * the budget, and serve the rest). Restarts and the
  * final stop are graceful ({@code close(grace)}).
  * Every {@code --restart-every} seconds the server and its scheduler are closed under that load and a
  * new one is started on a new port.
@@ -63,6 +67,7 @@ public final class Soak {
     private final AtomicLong epoch = new AtomicLong();
     private final AtomicLong lineTooLong = new AtomicLong();
     private final AtomicLong otherFailures = new AtomicLong();
+    private final AtomicLong budgetRefusals = new AtomicLong();
     private final long[] closedFlows = new long[4];
     private final long[] closedSessions = new long[9];
     private long flowsLost;
@@ -141,6 +146,8 @@ public final class Soak {
     private void handlerFailed(Transport t, Throwable e) {
         if (e instanceof LineTooLongException) {
             lineTooLong.incrementAndGet();
+        } else if (e instanceof MemoryBudgetExceededException) {
+            budgetRefusals.incrementAndGet();
         } else if (otherFailures.incrementAndGet() <= MAX_LISTED) {
             problems.add("handler failed unexpectedly on " + t.remoteAddress() + ": " + e);
         }
@@ -175,6 +182,8 @@ public final class Soak {
                     if (epoch.get() != epochAtStart) {
                         // the server may have closed the connections because it was closing, not by a limit
                         tally.cutByRestart.addAndGet(p.connectionsPerRound(options));
+                    } else if (cutMs == Peer.REFUSED) {
+                        tally.refused.incrementAndGet();
                     } else {
                         tally.ok.addAndGet(p.connectionsPerRound(options));
                         tally.maxCutMs.accumulate(cutMs);
@@ -328,6 +337,14 @@ public final class Soak {
             problems.add("resets: none counted in the session stats after " + tallies.get(Peer.RESET_FLOOD).ok.get()
                     + " connections reset by RESET_FLOOD peers");
         }
+        Peer.Tally held = tallies.get(Peer.HELD_MEMORY);
+        if (held.ok.get() == 0) {
+            problems.add("held memory: no command held and answered (" + held.refused.get() + " refused)");
+        }
+        if (held.refused.get() > budgetRefusals.get()) {
+            problems.add("held memory: " + held.refused.get() + " commands refused or cut as peers saw it, but only "
+                    + budgetRefusals.get() + " refused by the input budget");
+        }
         if (after.fds > before.fds + FD_SLACK) {
             problems.add("fds: " + after.fds + " at the end (expected: <= " + (before.fds + FD_SLACK) + ", baseline "
                     + before.fds + ")");
@@ -351,14 +368,16 @@ public final class Soak {
                     closedFlows[1], closedFlows[2], closedFlows[3], flowsLost);
         }
         out.printf(Locale.ROOT, "soak: sessions accepted=%d completed=%d closedByPeer=%d timedOut=%d failed=%d "
-                + "(line too long %d, other %d) stopped=%d rejected=%d; resets by peers=%d protocol errors=%d%n",
+                + "(line too long %d, input budget %d, other %d) stopped=%d rejected=%d; resets by peers=%d "
+                + "protocol errors=%d%n",
                 closedSessions[0], closedSessions[1], closedSessions[2], closedSessions[3], closedSessions[4],
-                lineTooLong.get(), otherFailures.get(), closedSessions[5], closedSessions[6], closedSessions[7],
+                lineTooLong.get(), budgetRefusals.get(), otherFailures.get(), closedSessions[5], closedSessions[6], closedSessions[7],
                 closedSessions[8]);
         for (Map.Entry<Peer, Peer.Tally> e : tallies.entrySet()) {
             Peer.Tally t = e.getValue();
-            out.printf(Locale.ROOT, "soak: peer %-18s ok=%-7d cutByRestart=%-5d bad=%-3d%s%n", e.getKey(), t.ok.get(),
-                    t.cutByRestart.get(), t.bad.get(), t.maxCutMs.get() < 0 ? "" : " longest cut " + t.maxCutMs.get() + " ms");
+            out.printf(Locale.ROOT, "soak: peer %-18s ok=%-7d cutByRestart=%-5d bad=%-3d%s%s%n", e.getKey(), t.ok.get(),
+                    t.cutByRestart.get(), t.bad.get(), e.getKey() == Peer.HELD_MEMORY ? " refused=" + t.refused.get() : "",
+                    t.maxCutMs.get() < 0 ? "" : " longest cut " + t.maxCutMs.get() + " ms");
         }
         out.println("soak: before " + before);
         out.println("soak: after  " + after);

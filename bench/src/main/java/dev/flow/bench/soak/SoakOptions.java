@@ -37,6 +37,13 @@ public final class SoakOptions {
     final Duration grace = Duration.ofSeconds(1);
     /** The length a {@code DECLARED_LENGTH} peer announces and never sends: 1 GiB. */
     final int declaredLength = 1 << 30;
+    /**
+     * The bytes a {@code HELD_MEMORY} peer sends in one command: four such peers together ask for more than the
+     * three quarters of {@link #inputBudgetBytes} that holds may take.
+     */
+    final int heldBytes = 4 << 20;
+    /** How long a {@code HELD_MEMORY} peer waits, its command held by the server, before it ends it, in ms. */
+    final long holdMs = 300;
     /** Connections a {@code RESET_FLOOD} peer opens and resets per round. */
     final int resetBatch = 20;
 
