@@ -1,7 +1,9 @@
 package dev.flow.loader;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.ClassReader;
@@ -21,7 +23,11 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  * Finds the exception-table shapes for which HotSpot's C1 refuses to compile a method: an instruction
  * that can throw, covered by an entry, in the basic block that begins at that entry's own handler
  * ("exception handler covers itself"); a handler also reached by a jump or by the instruction before it
- * ("Exception handler can be reached by both normal and exceptional control flow").
+ * ("Exception handler can be reached by both normal and exceptional control flow"); an instruction that can
+ * throw, covered by an entry to a handler and reached from that handler's code by forward control flow only,
+ * so that C1 parses it after the handler, outside any loop, and cannot merge a second state into the handler
+ * ("error while joining with exception handler"; javac's {@code synchronized} cleanup once its monitor exit is
+ * a call).
  */
 final class C1RefusedHandlers {
     private C1RefusedHandlers() {
@@ -33,16 +39,27 @@ final class C1RefusedHandlers {
         List<String> out = new ArrayList<>();
         for (MethodNode m : cn.methods) {
             Set<LabelNode> jumpedTo = jumpTargets(m);
+            Set<AbstractInsnNode> selfCovering = new HashSet<>();
             for (TryCatchBlockNode t : m.tryCatchBlocks) {
                 if (jumpedTo.contains(t.handler) || fallsInto(t.handler)) {
                     out.add(cn.name + "." + m.name + m.desc + ": handler at " + m.instructions.indexOf(t.handler)
                             + " reached by normal control flow too");
                 }
                 AbstractInsnNode at = selfCovered(m, t);
-                if (at != null) {
+                if (at != null && selfCovering.add(at)) {
                     out.add(cn.name + "." + m.name + m.desc + ": handler at " + m.instructions.indexOf(t.handler)
                             + " of [" + m.instructions.indexOf(t.start) + ", " + m.instructions.indexOf(t.end) + ") "
                             + t.type + " covers opcode " + at.getOpcode() + " at " + m.instructions.indexOf(at));
+                }
+            }
+            for (LabelNode h : handlers(m)) {
+                for (AbstractInsnNode at : throwingBackInto(m, h)) {
+                    if (selfCovering.contains(at)) {
+                        continue;
+                    }
+                    out.add(cn.name + "." + m.name + m.desc + ": handler at " + m.instructions.indexOf(h)
+                            + " reached again from its own code by opcode " + at.getOpcode() + " at "
+                            + m.instructions.indexOf(at));
                 }
             }
         }
@@ -86,6 +103,51 @@ final class C1RefusedHandlers {
         return null;
     }
 
+    private static Set<LabelNode> handlers(MethodNode m) {
+        Set<LabelNode> out = new LinkedHashSet<>();
+        for (TryCatchBlockNode t : m.tryCatchBlocks) {
+            out.add(t.handler);
+        }
+        return out;
+    }
+
+    /**
+     * The instructions that can throw to {@code handler}, covered by one of its entries, among those reached from
+     * it by fall-through and forward jumps.
+     */
+    private static List<AbstractInsnNode> throwingBackInto(MethodNode m, LabelNode handler) {
+        List<AbstractInsnNode> out = new ArrayList<>();
+        Set<AbstractInsnNode> seen = new HashSet<>();
+        ArrayDeque<AbstractInsnNode> todo = new ArrayDeque<>();
+        todo.add(handler);
+        while (!todo.isEmpty()) {
+            for (AbstractInsnNode i = todo.poll(); i != null && seen.add(i); i = i.getNext()) {
+                if (canThrow(i) && coveredTo(m, i, handler)) {
+                    out.add(i);
+                }
+                for (LabelNode target : targets(i)) {
+                    if (m.instructions.indexOf(target) > m.instructions.indexOf(i)) {
+                        todo.add(target);
+                    }
+                }
+                if (endsBlock(i) && !(i instanceof JumpInsnNode && i.getOpcode() != Opcodes.GOTO)) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean coveredTo(MethodNode m, AbstractInsnNode i, LabelNode handler) {
+        int at = m.instructions.indexOf(i);
+        for (TryCatchBlockNode t : m.tryCatchBlocks) {
+            if (t.handler == handler && at >= m.instructions.indexOf(t.start) && at < m.instructions.indexOf(t.end)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the instruction before {@code handler} goes on to it. */
     private static boolean fallsInto(LabelNode handler) {
         for (AbstractInsnNode i = handler.getPrevious(); i != null; i = i.getPrevious()) {
@@ -107,15 +169,22 @@ final class C1RefusedHandlers {
     private static Set<LabelNode> jumpTargets(MethodNode m) {
         Set<LabelNode> out = new HashSet<>();
         for (AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
-            if (i instanceof JumpInsnNode) {
-                out.add(((JumpInsnNode) i).label);
-            } else if (i instanceof TableSwitchInsnNode) {
-                out.add(((TableSwitchInsnNode) i).dflt);
-                out.addAll(((TableSwitchInsnNode) i).labels);
-            } else if (i instanceof LookupSwitchInsnNode) {
-                out.add(((LookupSwitchInsnNode) i).dflt);
-                out.addAll(((LookupSwitchInsnNode) i).labels);
-            }
+            out.addAll(targets(i));
+        }
+        return out;
+    }
+
+    /** Where a jump or switch {@code i} may go; empty for any other instruction. */
+    private static List<LabelNode> targets(AbstractInsnNode i) {
+        List<LabelNode> out = new ArrayList<>();
+        if (i instanceof JumpInsnNode) {
+            out.add(((JumpInsnNode) i).label);
+        } else if (i instanceof TableSwitchInsnNode) {
+            out.add(((TableSwitchInsnNode) i).dflt);
+            out.addAll(((TableSwitchInsnNode) i).labels);
+        } else if (i instanceof LookupSwitchInsnNode) {
+            out.add(((LookupSwitchInsnNode) i).dflt);
+            out.addAll(((LookupSwitchInsnNode) i).labels);
         }
         return out;
     }

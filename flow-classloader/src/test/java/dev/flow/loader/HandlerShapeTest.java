@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
  * The exception tables of instrumented classes are ones HotSpot's C1 compiles: no handler's own
  * block holds an instruction that can throw and that the same entry covers ("exception handler
  * covers itself", the shape javac's {@code synchronized} cleanup handler took once Flow made every
- * handler start with a call), and no handler is also reached by normal control flow.
+ * handler start with a call), no handler is reached again by an exception from its own code ("error while
+ * joining with exception handler", the same cleanup once a {@code synchronized (lock)} block's exit is
+ * {@code FlowMonitor.exit}), and no handler is also reached by normal control flow.
  */
 class HandlerShapeTest {
 
@@ -23,6 +25,10 @@ class HandlerShapeTest {
         "TakeReadyInSynchronized", "PinnedWaits", "TryFinally", "LockedAwait", "Nesting", "Loops"};
     private static final String[] DECORATORS = {"ReaderBattery", "WriterBattery", "PrintBattery", "InputStreamBattery",
         "OutputStreamBattery", "SubclassesLockingLock", "DirectSubclassesLockingLock"};
+    /** Commons Net style subclasses of {@code Writer}, {@code Reader}, {@code BufferedReader}, {@code BufferedWriter}. */
+    private static final String[] LOCKING_LOCK = {"DirectSubclassesLockingLock$DotWriter",
+        "DirectSubclassesLockingLock$WordReader", "DirectSubclassesLockingLock$NullLocked", "SubclassesLockingLock$CrlfReader",
+        "SubclassesLockingLock$CrlfWriter"};
     private static final String[] SUBSTITUTES = {"FlowReentrantLock", "FlowReentrantReadWriteLock", "FlowBufferedReader",
         "FlowInputStreamReader", "FlowBufferedWriter", "FlowOutputStreamWriter", "FlowBufferedInputStream",
         "FlowPushbackInputStream", "FlowDataInputStream", "FlowBufferedOutputStream", "FlowDataOutputStream",
@@ -31,25 +37,23 @@ class HandlerShapeTest {
     @Test
     void c1CanCompileEveryHandlerOfInstrumentedSynchronizedAndTryFinallyFixtures() {
         ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.fixtures").noCache().build();
-        List<String> found = new ArrayList<>();
-        for (String f : FIXTURES) {
-            found.addAll(C1RefusedHandlers.in(defined(loader, "flowtest.fixtures." + f)));
-        }
-        assertEquals(List.of(), found);
+        assertEquals(List.of(), refused(loader, "flowtest.fixtures.", FIXTURES));
     }
 
     @Test
     void c1CanCompileEveryHandlerOfFlowsInstrumentedReadersWritersAndLocks() {
         ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.conformance.decorators")
                 .noCache().build();
-        List<String> found = new ArrayList<>();
-        for (String d : DECORATORS) {
-            found.addAll(C1RefusedHandlers.in(defined(loader, "flowtest.conformance.decorators." + d)));
-        }
-        for (String s : SUBSTITUTES) {
-            found.addAll(C1RefusedHandlers.in(defined(loader, "dev.flow.jdk." + s)));
-        }
+        List<String> found = new ArrayList<>(refused(loader, "flowtest.conformance.decorators.", DECORATORS));
+        found.addAll(refused(loader, "dev.flow.jdk.", SUBSTITUTES));
         assertEquals(List.of(), found);
+    }
+
+    @Test
+    void c1CanCompileLibraryReadersAndWritersWhoseSynchronizedLockBecameAFlowMonitor() {
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.conformance.decorators")
+                .noCache().build();
+        assertEquals(List.of(), refused(loader, "flowtest.conformance.decorators.", LOCKING_LOCK));
     }
 
     @Test
@@ -70,6 +74,15 @@ class HandlerShapeTest {
             assertEquals(6, r);
             TestSupport.awaitIdle(scheduler);
         }
+    }
+
+    /** What {@link C1RefusedHandlers} finds in the classes {@code prefix + name} as {@code loader} defines them. */
+    private static List<String> refused(ContinuationClassLoader loader, String prefix, String... names) {
+        List<String> found = new ArrayList<>();
+        for (String n : names) {
+            found.addAll(C1RefusedHandlers.in(defined(loader, prefix + n)));
+        }
+        return found;
     }
 
     private static byte[] defined(ContinuationClassLoader loader, String className) {

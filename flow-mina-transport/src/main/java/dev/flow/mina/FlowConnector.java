@@ -332,6 +332,7 @@ public final class FlowConnector implements AutoCloseable {
     }
 
     private <C extends IoConnector> C configure(C c) {
+        ServiceStatistics.disable(c);
         filters.applyTo(c.getFilterChain());
         c.setHandler(handler);
         if (connectTimeout != null) {

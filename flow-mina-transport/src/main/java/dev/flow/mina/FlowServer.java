@@ -234,6 +234,7 @@ public final class FlowServer implements AutoCloseable {
             nio.getSessionConfig().setTcpNoDelay(true);
             this.acceptor = nio;
         }
+        ServiceStatistics.disable(acceptor);
         b.filters.applyTo(acceptor.getFilterChain());
         acceptor.getFilterChain().addLast(PEER_EVENTS, new PeerEvents());
         this.inputBudget = b.inputBudget != null ? b.inputBudget : new InputBudget(InputBudget.defaultMaxBytes());

@@ -1009,7 +1009,7 @@ public final class Instrumenter {
     }
 
     /** Adds to {@code table} an entry like {@code b} for [start, end) to {@code handler} if that range holds code. */
-    private static void addCovering(List<TryCatchBlockNode> table, TryCatchBlockNode b, LabelNode start, LabelNode end,
+    static void addCovering(List<TryCatchBlockNode> table, TryCatchBlockNode b, LabelNode start, LabelNode end,
                                     LabelNode handler) {
         for (AbstractInsnNode i = start; i != end; i = i.getNext()) {
             if (i.getOpcode() >= 0) {

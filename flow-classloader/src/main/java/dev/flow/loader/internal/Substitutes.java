@@ -1,7 +1,9 @@
 package dev.flow.loader.internal;
 
 import dev.flow.loader.InstrumentationException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -9,8 +11,10 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
@@ -242,9 +246,16 @@ final class Substitutes {
      * {@code aload 0; getfield lock; dup; astore n; monitorenter} and the {@code aload n; monitorexit}
      * that end them) into taking and releasing the {@code FlowMonitor} that {@code lock} then is, which
      * the flow owns: such a block no longer pins. Only where {@link #mayTakeFlowMonitor} allows it.
+     *
+     * <p>javac's cleanup handler of such a block covers its own monitor exit ({@code [H, E) -> H, any}:
+     * {@code astore; aload; monitorexit}), harmless for a {@code monitorexit}, which HotSpot's C1 does not
+     * treat as throwing; a call there would be an exception edge from the handler's own code back to it,
+     * which C1 cannot join ("error while joining with exception handler"), leaving the method interpreted
+     * until C2 takes it. {@code FlowMonitor.exit} never throws, so that entry leaves the call out.
      */
     private static void takeFlowMonitor(ClassNode cn) {
         for (MethodNode mn : cn.methods) {
+            List<AbstractInsnNode> exits = new ArrayList<>();
             Set<Integer> slots = new java.util.HashSet<>();
             for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
                 if (i.getOpcode() == Opcodes.MONITORENTER && isLockField(i.getPrevious())) {
@@ -258,10 +269,36 @@ final class Substitutes {
                         && slots.contains(((VarInsnNode) p).var)) {
                     AbstractInsnNode exit = new MethodInsnNode(Opcodes.INVOKESTATIC, MONITOR, "exit", "(Ljava/lang/Object;)V", false);
                     mn.instructions.set(i, exit);
+                    exits.add(exit);
                     i = exit;
                 }
             }
+            for (AbstractInsnNode exit : exits) {
+                uncoverFromOwnHandler(mn, exit);
+            }
         }
+    }
+
+    /** Leaves {@code call} out of every entry whose handler lies in the entry's own range and that covers it. */
+    private static void uncoverFromOwnHandler(MethodNode mn, AbstractInsnNode call) {
+        int at = mn.instructions.indexOf(call);
+        List<TryCatchBlockNode> table = new ArrayList<>();
+        for (TryCatchBlockNode t : mn.tryCatchBlocks) {
+            int start = mn.instructions.indexOf(t.start);
+            int end = mn.instructions.indexOf(t.end);
+            int handler = mn.instructions.indexOf(t.handler);
+            if (at < start || at >= end || handler < start || handler >= end) {
+                table.add(t);
+                continue;
+            }
+            LabelNode before = new LabelNode();
+            LabelNode after = new LabelNode();
+            mn.instructions.insertBefore(call, before);
+            mn.instructions.insert(call, after);
+            Instrumenter.addCovering(table, t, t.start, before, t.handler);
+            Instrumenter.addCovering(table, t, after, t.end, t.handler);
+        }
+        mn.tryCatchBlocks = table;
     }
 
     /** Whether {@code astore} is javac's {@code aload 0; getfield lock; dup; astore n} of a synchronized block. */
