@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -84,8 +86,8 @@ public final class ClassCache {
     /** The system property that names the cache directory of loaders whose builder does not. */
     public static final String CACHE_PROPERTY = "dev.flow.loader.cache";
     /** The warnings {@link #open} logged, each once per process. */
-    private static final Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+    private static final List<String> WARNINGS = new CopyOnWriteArrayList<>();
 
     private final Path dir;
     private final byte[] key;
