@@ -10,7 +10,10 @@ import java.util.concurrent.Future;
  * run that does not overflow and runs around it, where an overflow can also hit while the stack is
  * captured or restored. Where the stack overflows depends on the thread and the compiler, so the
  * outcome only says whether every run gave its depth or a {@code StackOverflowError}; any other
- * number is a wrong value. 40 runs at most.
+ * number is a wrong value. 40 runs at most. An overflow that hits while the engine captures the stack
+ * fails the flow with its documented {@code IllegalStateException} ("an exception interrupted the
+ * capture ..."; finding 5 of issue 15: restore fully or fail clearly): the runs end there, with no
+ * wrong value, which is the outcome this case checks.
  */
 public final class DeepRecursionAfterOverflow implements Callable<Object> {
 
@@ -42,6 +45,17 @@ public final class DeepRecursionAfterOverflow implements Callable<Object> {
 
     @Override
     public Object call() throws Exception {
+        try {
+            runs();
+        } catch (IllegalStateException e) {
+            if (!String.valueOf(e.getMessage()).startsWith("an exception interrupted the capture")) {
+                throw e;
+            }
+        }
+        return wrong.length() == 0 ? "every run returned its depth or overflowed" : "wrong values:" + wrong;
+    }
+
+    private void runs() throws Exception {
         for (int d : DEPTHS) {
             run(d);
         }
@@ -58,6 +72,5 @@ public final class DeepRecursionAfterOverflow implements Callable<Object> {
         for (int d = ok - 300; d < ok + 300; d += 43) {
             run(d);
         }
-        return wrong.length() == 0 ? "every run returned its depth or overflowed" : "wrong values:" + wrong;
     }
 }
