@@ -38,12 +38,16 @@ class LibrarySessionsTest {
         List<LibrarySessions.Run> runs = bench.runs();
         int modes = VirtualThreads.available() ? 3 : 2;
         assertEquals(2 * modes, runs.size(), "a warm-up and a measured round of each mode");
+        double cpuMs = 0;
         for (LibrarySessions.Run r : runs) {
             if (r.mode().equals("continuation")) {
                 assertTrue(r.resumptions() >= SESSIONS, "each flow suspended at least once: " + r);
             }
-            assertTrue(r.wallMs() > 0 && r.cpuMs() > 0, r.toString());
+            // The process's CPU time moves in clock ticks (10 ms on Linux): a short run may read 0.
+            assertTrue(r.wallMs() > 0 && r.cpuMs() >= 0, r.toString());
+            cpuMs += r.cpuMs();
         }
+        assertTrue(cpuMs > 0, "the runs' CPU time, summed: " + runs);
         assertEquals(modes, text.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("medians | " + library.id))
                 .count(), "a median line per mode");
     }
