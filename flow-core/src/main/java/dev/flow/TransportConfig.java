@@ -111,7 +111,10 @@ public final class TransportConfig {
     /**
      * How long a connection may stay without any input or output before the transport closes it;
      * {@link Duration#ZERO} never closes it. Checked about once a second, in whole seconds rounded
-     * up, by transports that rely on their I/O framework's idle detection (MINA).
+     * up, by transports that rely on their I/O framework's idle detection (MINA). A busy server does
+     * not make a peer idle: the MINA transport does not close a session whose input the handler has
+     * not read yet (unless a write waits for the peer), nor one whose bytes its held I/O thread could
+     * not read.
      */
     public Duration idleTimeout() {
         return idleTimeout;

@@ -59,7 +59,10 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * would exceed the budget fails). When the peer shuts its output down
  * the input ends but the session stays open for writing. With an {@link
  * TransportConfig#idleTimeout()} MINA's idle detection closes a session without input or output
- * for that long (whole seconds, checked about once a second).
+ * for that long (whole seconds, checked about once a second), judged once the session's I/O thread
+ * has read its sessions again after the check (bytes a held I/O thread could not read count as
+ * input), and never while input that no read has seen yet waits for the handler, unless a write waits
+ * for the peer: a busy server is not an idle peer.
  *
  * <p><b>Requests.</b> A request starts when a read sees its first byte (buffered when the read is
  * called, or the first to arrive while it waits) and ends at {@link #endRequest()} or at the next
@@ -1418,10 +1421,46 @@ public final class MinaTransport implements AsyncTransport {
         return session.closeNow();
     }
 
-    /** The session was idle for the idle timeout: ends it like {@link #abort}. */
+    /**
+     * MINA found the session without input or output for the idle timeout: ends it like {@link
+     * #abort} if it still is once its I/O thread has read its sessions again, and unless the peer
+     * waits for the server (see {@link #idleIfStill()}). On the I/O thread that checks idleness.
+     */
     void onIdle() {
+        FlowNioProcessors.FlowNioProcessor io = FlowNioProcessors.FlowNioProcessor.current();
+        if (io != null) {
+            // The I/O thread may have been held (a flow it ran, a cold class load): bytes the peer sent
+            // meanwhile wait unread in the socket. Judged after the thread's next read of its sessions.
+            io.afterNextRead(this::idleIfStill);
+        } else {
+            idleIfStill();
+        }
+    }
+
+    /**
+     * Ends the session for its idle timeout if it has had no input or output for that long and the
+     * peer is not waiting for the server: input the handler has not looked at since it arrived, with
+     * no write waiting for the peer to read it, is the server's to serve (its workers were busy), not
+     * a sign of an idle peer (#14).
+     */
+    private void idleIfStill() {
+        long idle = session.getConfig().getBothIdleTimeInMillis();
+        if (idle <= 0 || System.currentTimeMillis() - session.getLastIoTime() < idle || peerWaits()) {
+            return;
+        }
         abort(new SocketTimeoutException("connection idle for " + config.idleTimeout().toMillis()
                 + " ms (idleTimeout)"));
+    }
+
+    /** Whether input arrived that no read has seen yet, and no write waits for the peer to take it. */
+    private boolean peerWaits() {
+        IoFutureAwaitable w = lastWrite;
+        if (w != null && !w.isDone()) {
+            return false;
+        }
+        synchronized (lock) {
+            return arrived && in.size() > 0;
+        }
     }
 
     private void end(IOException cause) {
