@@ -197,13 +197,13 @@ public final class Polling {
      * PipedInputStream}/{@code PipedOutputStream}/{@code PipedReader}/{@code PipedWriter}: {@code readAllBytes},
      * {@code transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes...), or before a stream's read or
      * write when {@code stream} is another stream that waits inside the JDK ({@link #blocksInJdk(Class)}: a
-     * plain JDK socket's), registered as pin site {@code site}: such a stream is reported there as {@link
+     * plain JDK socket's, a child process's; or {@code System.in}, whatever it is set to), registered as pin site {@code site}: such a stream is reported there as {@link
      * #unsuspendable(int)} does, whether or not this call would wait; any other receiver is left alone. A site
      * inside one of Flow's decorators ({@code BufferedReader} over the pipe, say) is reported at the loaded
      * code that called the decorator instead.
      */
     public static void piped(Object stream, int site) {
-        if (stream != null && blocksInJdk(stream.getClass()) && FlowState.current() != null) {
+        if (stream != null && (stream == System.in || blocksInJdk(stream.getClass())) && FlowState.current() != null) {
             if (Pins.inFlowDecorator(site)) {
                 UninstrumentedWaits.onBlockingCall(site); // inside a decorator loaded code made over the pipe
             } else {
@@ -220,10 +220,21 @@ public final class Polling {
 
     /**
      * Whether a stream of type {@code type} waits inside the JDK, out of Flow's reach: a pipe ({@link
-     * #isPipe(Class)}) or a plain JDK socket's stream ({@link #isJdkSocketStream(Class)}).
+     * #isPipe(Class)}), a plain JDK socket's stream ({@link #isJdkSocketStream(Class)}) or a child process's
+     * stream ({@link #isProcessStream(Class)}).
      */
     public static boolean blocksInJdk(Class<?> type) {
-        return isPipe(type) || isJdkSocketStream(type);
+        return isPipe(type) || isJdkSocketStream(type) || isProcessStream(type);
+    }
+
+    /**
+     * Whether {@code type} is a child process's stream ({@code Process.getInputStream()/getErrorStream()/
+     * getOutputStream()} of a process the JDK started on Linux or macOS, {@code ProcessImpl}'s pipe streams):
+     * its reads and writes wait inside the JDK for the child. A redirected stream ({@code
+     * ProcessBuilder.Redirect}) is another class and never waits.
+     */
+    public static boolean isProcessStream(Class<?> type) {
+        return type.getName().startsWith("java.lang.ProcessImpl$ProcessPipe");
     }
 
     /**

@@ -74,6 +74,9 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "JdkSocketReadAllBytesFromWritingThread").pins(blocking),
                 Case.of(p + "JdkSocketThroughBufferedReader").pins("JdkSocketThroughBufferedReader.call()Ljava/lang/Object; "
                         + "(line 20): the call blocks its thread and " + blocking),
+                Case.of(p + "ProcessStreamsThroughCat").pins(blocking),
+                Case.of(p + "ProcessErrorStreamRead").pins(blocking),
+                Case.of(p + "SystemInRead").pins(blocking),
                 Case.of(p + "ContendedForeignLock").pins("is held by another thread"),
                 Case.of(p + "ContendedForeignLockTimedTry").pins("is held by another thread"),
                 Case.of(p + "UncontendedForeignLock").suspends());

@@ -24,12 +24,12 @@ final class JdkBlockingAllowList {
             + "views and make the plain call otherwise; a JDK decorator around a view pins (reported per site); file "
             + "and memory streams do not wait for a peer; pipes are reported at their sites (PipedInputStream..., "
             + "classified on their own), and so are a plain JDK socket's streams (Socket.getInputStream..., "
-            + "Polling.isJdkSocketStream); unreported, a process's streams (Process.getInputStream...), System.in, "
-            + "and a JDK decorator "
-            + "made outside the scope over a pipe (README 'Blocking calls with no suspendable form')";
+            + "Polling.isJdkSocketStream), a process's streams (Process.getInputStream..., Polling.isProcessStream) "
+            + "and System.in; unreported, a JDK decorator "
+            + "made outside the scope over any of them (README 'Blocking calls with no suspendable form')";
     static final String SCANNER = "reads its source inside the JDK's frames: over a transport view it pins, "
             + "reported through the view (refused in strict mode when a read reaches the view); over a string "
-            + "it never waits; over a pipe, a process's stream or System.in it blocks unreported, as a JDK "
+            + "it never waits; over a pipe, a JDK socket's or a process's stream or System.in it blocks unreported, as a JDK "
             + "decorator made outside the scope over them does (README 'Blocking calls with no suspendable form')";
     static final String NETWORK = "blocks its worker as in sync mode, not reported (except a plain JDK socket's stream "
             + "reads and writes, reported at their site: see STREAMS): JDK socket connects and accepts, channels, selectors, "
