@@ -77,6 +77,9 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "ProcessStreamsThroughCat").pins(blocking),
                 Case.of(p + "ProcessErrorStreamRead").pins(blocking),
                 Case.of(p + "SystemInRead").pins(blocking),
+                Case.of(p + "ServerSocketAcceptQueued").pins(blocking),
+                Case.of(p + "DatagramReceiveQueued").pins(blocking),
+                Case.of(p + "SelectorSelectTimesOut").pins(blocking),
                 Case.of(p + "ContendedForeignLock").pins("is held by another thread"),
                 Case.of(p + "ContendedForeignLockTimedTry").pins("is held by another thread"),
                 Case.of(p + "UncontendedForeignLock").suspends());

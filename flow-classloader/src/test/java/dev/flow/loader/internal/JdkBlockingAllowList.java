@@ -32,7 +32,8 @@ final class JdkBlockingAllowList {
             + "it never waits; over a pipe, a JDK socket's or a process's stream or System.in it blocks unreported, as a JDK "
             + "decorator made outside the scope over them does (README 'Blocking calls with no suspendable form')";
     static final String NETWORK = "blocks its worker as in sync mode, not reported (except a plain JDK socket's stream "
-            + "reads and writes, reported at their site: see STREAMS): JDK socket connects and accepts, channels, selectors, "
+            + "reads and writes, see STREAMS, and ServerSocket.accept, DatagramSocket.receive and Selector.select, "
+            + "SiteCalls rules, reported at their site): JDK socket connects, channels, "
             + "URL connections and name lookups are outside Flow's transports (README 'java.io streams'); flows do "
             + "network I/O through transports and connectors, and existing socket code through the java.net.Socket "
             + "bridge (issue 16). Reporting them by site would refuse in strict mode the non-blocking NIO calls and "
