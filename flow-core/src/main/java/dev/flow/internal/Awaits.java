@@ -886,7 +886,8 @@ public final class Awaits {
 
     /**
      * The stream replacements' forms that know their call site ({@code site}, a {@code
-     * Pins.Reason.BLOCKING_CALL} site): a piped stream waits for its peer inside the JDK, so in a flow
+     * Pins.Reason.BLOCKING_CALL} site): a piped stream waits for its peer inside the JDK (as a plain JDK
+     * socket's stream does: {@link Polling#blocksInJdk(Class)}), so in a flow
      * its {@code read}, {@code readNBytes}, {@code skip} and {@code write} are reported at the site (a
      * warning once per site; refused in strict mode) and block, whether or not this call would wait.
      */
@@ -937,9 +938,12 @@ public final class Awaits {
         outputWrite(out, src, off, len);
     }
 
-    /** Whether the stream replacements report a stream of type {@code type} at their site: a piped stream. */
+    /**
+     * Whether the stream replacements report a stream of type {@code type} at their site: a piped stream or
+     * another stream that waits inside the JDK ({@link Polling#blocksInJdk(Class)}).
+     */
     public static boolean reportsAtSite(Class<?> type) {
-        return java.io.PipedInputStream.class.isAssignableFrom(type) || java.io.PipedOutputStream.class.isAssignableFrom(type);
+        return Polling.blocksInJdk(type);
     }
 
     private static void piped(Object stream, int site) {

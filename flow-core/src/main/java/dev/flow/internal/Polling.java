@@ -195,13 +195,15 @@ public final class Polling {
     /**
      * Called before a call that waits for a pipe's other end when {@code stream} is a pipe ({@code
      * PipedInputStream}/{@code PipedOutputStream}/{@code PipedReader}/{@code PipedWriter}: {@code readAllBytes},
-     * {@code transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes...), registered as pin site
-     * {@code site}: a pipe is reported there as {@link #unsuspendable(int)} does, whether or not this call
-     * would wait; any other receiver is left alone. A site inside one of Flow's decorators ({@code
-     * BufferedReader} over the pipe, say) is reported at the loaded code that called the decorator instead.
+     * {@code transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes...), or before a stream's read or
+     * write when {@code stream} is another stream that waits inside the JDK ({@link #blocksInJdk(Class)}: a
+     * plain JDK socket's, a child process's; or {@code System.in}, whatever it is set to), registered as pin site {@code site}: such a stream is reported there as {@link
+     * #unsuspendable(int)} does, whether or not this call would wait; any other receiver is left alone. A site
+     * inside one of Flow's decorators ({@code BufferedReader} over the pipe, say) is reported at the loaded
+     * code that called the decorator instead.
      */
     public static void piped(Object stream, int site) {
-        if (stream != null && isPipe(stream.getClass()) && FlowState.current() != null) {
+        if (stream != null && (stream == System.in || blocksInJdk(stream.getClass())) && FlowState.current() != null) {
             if (Pins.inFlowDecorator(site)) {
                 UninstrumentedWaits.onBlockingCall(site); // inside a decorator loaded code made over the pipe
             } else {
@@ -214,6 +216,39 @@ public final class Polling {
     public static boolean isPipe(Class<?> type) {
         return java.io.PipedInputStream.class.isAssignableFrom(type) || java.io.PipedOutputStream.class.isAssignableFrom(type)
                 || java.io.PipedReader.class.isAssignableFrom(type) || java.io.PipedWriter.class.isAssignableFrom(type);
+    }
+
+    /**
+     * Whether a stream of type {@code type} waits inside the JDK, out of Flow's reach: a pipe ({@link
+     * #isPipe(Class)}), a plain JDK socket's stream ({@link #isJdkSocketStream(Class)}) or a child process's
+     * stream ({@link #isProcessStream(Class)}).
+     */
+    public static boolean blocksInJdk(Class<?> type) {
+        return isPipe(type) || isJdkSocketStream(type) || isProcessStream(type);
+    }
+
+    /**
+     * Whether {@code type} is a child process's stream ({@code Process.getInputStream()/getErrorStream()/
+     * getOutputStream()} of a process the JDK started on Linux or macOS, {@code ProcessImpl}'s pipe streams):
+     * its reads and writes wait inside the JDK for the child. A redirected stream ({@code
+     * ProcessBuilder.Redirect}) is another class and never waits.
+     */
+    public static boolean isProcessStream(Class<?> type) {
+        return type.getName().startsWith("java.lang.ProcessImpl$ProcessPipe");
+    }
+
+    /**
+     * Whether {@code type} is the stream of a plain JDK socket ({@code Socket.getInputStream()/getOutputStream()}
+     * of a {@code java.net.Socket} or of a {@code SocketChannel}'s socket adaptor; on JDK 21 and later also
+     * {@code Channels.newInputStream/newOutputStream} of a {@code SocketChannel}): its reads and writes wait
+     * in the JDK's socket implementation. Known by the JDK's own class names, the same on JDK 17 and 25;
+     * Flow's {@code FlowSocket} streams are Flow's own classes and suspend instead.
+     */
+    public static boolean isJdkSocketStream(Class<?> type) {
+        String name = type.getName();
+        return name.startsWith("java.net.Socket$Socket") || name.startsWith("sun.nio.ch.SocketAdaptor$")
+                || name.startsWith("sun.nio.ch.NioSocketImpl$") || name.equals("sun.nio.ch.SocketInputStream")
+                || name.equals("sun.nio.ch.SocketOutputStream");
     }
 
     /** {@link #YIELD} and {@link #PAUSE}: never done; a yield runs its waiter at once, a pause never. */

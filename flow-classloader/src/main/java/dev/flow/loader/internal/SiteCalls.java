@@ -32,13 +32,15 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   <li>Blocking calls without a suspendable form ({@code Object.wait}, {@code Condition.await*},
  *       {@code CyclicBarrier.await}, {@code Exchanger.exchange}, {@code
  *       Phaser.awaitAdvanceInterruptibly}, {@code Thread.join(long, int)}, {@code TransferQueue.transfer},
- *       {@code ExecutorService.invokeAll/invokeAny}, ... : {@link #RULES}) stay as they are and are
+ *       {@code ExecutorService.invokeAll/invokeAny}, the JDK's {@code ServerSocket.accept}, {@code
+ *       DatagramSocket.receive}, {@code Selector.select}, ... : {@link #RULES}) stay as they are and are
  *       preceded by {@code Polling.unsuspendable(site)}, which reports them in a flow like a pin
  *       ({@link Pins.Reason#BLOCKING_CALL}).
  *   <li>Waits for a pipe's other end that are not stream suspension points ({@code readAllBytes}, {@code
  *       transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes: {@link #pipes()}) stay as they
  *       are and are preceded by {@code Polling.piped(receiver, site)}, which reports them likewise when
- *       the receiver is a pipe.
+ *       the receiver is a pipe or another stream that waits inside the JDK (a JDK socket's, a process's,
+ *       {@code System.in}).
  * </ul>
  *
  * <p>Stateless; used by the instrumenter under the class loader's initialisation.
@@ -195,6 +197,9 @@ final class SiteCalls {
             blocking("java/util/concurrent/TimeUnit", "timedWait", "(Ljava/lang/Object;J)"),
             blocking("java/nio/channels/AsynchronousChannelGroup", "awaitTermination", TIMED),
             blocking("java/nio/channels/FileChannel", "lock", "("),
+            blocking("java/net/ServerSocket", "accept", "()"),
+            blocking("java/net/DatagramSocket", "receive", "(Ljava/net/DatagramPacket;)"),
+            blocking("java/nio/channels/Selector", "select", "("),
             blocking("java/io/Console", "readLine", "("),
             blocking("java/io/Console", "readPassword", "("),
             blockingStatic(PARK, "park", "("),

@@ -69,6 +69,17 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                         + "(line 22): the call blocks its thread and " + blocking),
                 Case.of(p + "PipedStreamThroughDataInputStream").pins("PipedStreamThroughDataInputStream.call()"
                         + "Ljava/lang/Object; (line 23): the call blocks its thread and " + blocking),
+                Case.of(p + "JdkSocketReadFromWritingThread").pins(blocking),
+                Case.of(p + "JdkSocketWriteToReadingThread").pins(blocking),
+                Case.of(p + "JdkSocketReadAllBytesFromWritingThread").pins(blocking),
+                Case.of(p + "JdkSocketThroughBufferedReader").pins("JdkSocketThroughBufferedReader.call()Ljava/lang/Object; "
+                        + "(line 20): the call blocks its thread and " + blocking),
+                Case.of(p + "ProcessStreamsThroughCat").pins(blocking),
+                Case.of(p + "ProcessErrorStreamRead").pins(blocking),
+                Case.of(p + "SystemInRead").pins(blocking),
+                Case.of(p + "ServerSocketAcceptQueued").pins(blocking),
+                Case.of(p + "DatagramReceiveQueued").pins(blocking),
+                Case.of(p + "SelectorSelectTimesOut").pins(blocking),
                 Case.of(p + "ContendedForeignLock").pins("is held by another thread"),
                 Case.of(p + "ContendedForeignLockTimedTry").pins("is held by another thread"),
                 Case.of(p + "UncontendedForeignLock").suspends());

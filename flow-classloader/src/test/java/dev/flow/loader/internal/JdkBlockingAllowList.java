@@ -23,14 +23,17 @@ final class JdkBlockingAllowList {
             + "InputStream.read and OutputStream.write/flush suspension points suspend for a transport's own stream "
             + "views and make the plain call otherwise; a JDK decorator around a view pins (reported per site); file "
             + "and memory streams do not wait for a peer; pipes are reported at their sites (PipedInputStream..., "
-            + "classified on their own); a JDK socket's streams block as in sync mode (see NETWORK), and so, "
-            + "unreported, do a process's streams (Process.getInputStream...), System.in, and a JDK decorator "
-            + "made outside the scope over a pipe (README 'Blocking calls with no suspendable form')";
+            + "classified on their own), and so are a plain JDK socket's streams (Socket.getInputStream..., "
+            + "Polling.isJdkSocketStream), a process's streams (Process.getInputStream..., Polling.isProcessStream) "
+            + "and System.in; unreported, a JDK decorator "
+            + "made outside the scope over any of them (README 'Blocking calls with no suspendable form')";
     static final String SCANNER = "reads its source inside the JDK's frames: over a transport view it pins, "
             + "reported through the view (refused in strict mode when a read reaches the view); over a string "
-            + "it never waits; over a pipe, a process's stream or System.in it blocks unreported, as a JDK "
+            + "it never waits; over a pipe, a JDK socket's or a process's stream or System.in it blocks unreported, as a JDK "
             + "decorator made outside the scope over them does (README 'Blocking calls with no suspendable form')";
-    static final String NETWORK = "blocks its worker as in sync mode, not reported: JDK sockets, channels, selectors, "
+    static final String NETWORK = "blocks its worker as in sync mode, not reported (except a plain JDK socket's stream "
+            + "reads and writes, see STREAMS, and ServerSocket.accept, DatagramSocket.receive and Selector.select, "
+            + "SiteCalls rules, reported at their site): JDK socket connects, channels, "
             + "URL connections and name lookups are outside Flow's transports (README 'java.io streams'); flows do "
             + "network I/O through transports and connectors, and existing socket code through the java.net.Socket "
             + "bridge (issue 16). Reporting them by site would refuse in strict mode the non-blocking NIO calls and "
