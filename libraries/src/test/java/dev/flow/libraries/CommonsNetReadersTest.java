@@ -23,6 +23,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,6 +45,12 @@ class CommonsNetReadersTest {
     private ServerSocket server;
     private Thread serving;
     private FlowConnector connector;
+    /**
+     * When the scripted server may send its next reply: always for the sync run; for the flows, once a flow
+     * is suspended, so a read finds its reply missing and waits however slowly a cold loader lets the flow
+     * reach it (polled every millisecond, up to 5 s, then sent anyway).
+     */
+    private volatile BooleanSupplier replyGate = () -> true;
 
     @BeforeAll
     void startServer() throws IOException {
@@ -84,7 +93,11 @@ class CommonsNetReadersTest {
         }
     }
 
-    private static void send(OutputStream out, String text) throws IOException {
+    private void send(OutputStream out, String text) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!replyGate.getAsBoolean() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
         out.write(text.getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
@@ -96,6 +109,7 @@ class CommonsNetReadersTest {
         assertTrue(expected.endsWith("[221 bye]"), expected);
         List<String> before = Pins.warnings();
         try (FlowScheduler scheduler = FlowScheduler.builder().workers(2).policy(SuspendPolicy.immediately()).build()) {
+            replyGate = () -> scheduler.stats().suspended() > 0;
             for (boolean strict : new boolean[] {true, false}) {
                 ContinuationClassLoader loader = ContinuationClassLoader.builder()
                         .include("flowtest.net", "org.apache.commons.net").strict(strict).build();
@@ -106,6 +120,7 @@ class CommonsNetReadersTest {
                 assertTrue(scheduler.stats().resumed() > was.resumed(), "the dialogue suspended");
             }
         }
+        replyGate = () -> true;
         List<String> pinned = new ArrayList<>(Pins.warnings());
         pinned.removeAll(before);
         assertEquals(List.of(), pinned, "pinned sites");
