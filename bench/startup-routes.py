@@ -11,13 +11,18 @@ order rotated each round); the medians, minima and maxima per route are printed 
 Routes (jars from samples/*/target, flow-agent/target):
   sync        baseline: sync mode, nothing instrumented (http-server-runtime.jar)
   loader      ContinuationClassLoader (the sample's own runnable jar, http-server.jar)
-  agent       -javaagent:flow-agent.jar=include=... -cp http-server-runtime.jar
+  agent       -javaagent:flow-agent.jar=include=... -cp http-server-runtime.jar (the default class cache)
+  agent-off   the same with ;cache=off: the scope analysed and every class instrumented in every JVM
+  agent-cold  the same with ;cache=<a new empty directory each run>: analysed, instrumented, entries written
+  agent-warm  the same with ;cache=<a directory one unmeasured run filled>: classes defined from the cache
   agent-jar   java -jar http-server-all.jar (Launcher-Agent-Class)
   build-time  classes instrumented ahead of time (SampleBuildTime, the instrument goal's code), then
               -cp <classes>:http-server-runtime.jar: no agent, no loader, no ASM
-Bounded: every wait has a deadline (60 s per start); every JVM started is stopped.
+Every JVM gets XDG_CACHE_HOME=<work>/xdg, so the default class cache (loader, agent) is under --work,
+never the user's. Bounded: every wait has a deadline (60 s per start); every JVM started is stopped.
 """
 import argparse
+import itertools
 import os
 import statistics
 import subprocess
@@ -51,25 +56,39 @@ def prepare(java, work):
     return classes
 
 
-def commands(java, classes):
+COLD = itertools.count()
+
+
+def commands(java, classes, work):
     runtime = path("samples", "routes", "target", "http-server-runtime.jar")
     agent = path("flow-agent", "target", f"flow-agent-{VERSION}.jar")
     heap = "-Xmx128m"
     args = ["--port", "0"]
     cont = args + ["--mode", "continuation", "--workers", "2"]
+    agent_arg = f"-javaagent:{agent}=include={','.join(PACKAGES)}"
+    warm = os.path.join(work, "cache-warm")
     return {
         "sync": [java, heap, "-cp", runtime, MAIN] + args + ["--mode", "sync"],
         "loader": [java, heap, "-cp", path("samples", "http-server", "target", "http-server.jar"), MAIN] + cont,
-        "agent": [java, heap, f"-javaagent:{agent}=include={','.join(PACKAGES)}", "-cp", runtime, MAIN] + cont,
+        "agent": [java, heap, agent_arg, "-cp", runtime, MAIN] + cont,
+        "agent-off": [java, heap, agent_arg + ";cache=off", "-cp", runtime, MAIN] + cont,
+        "agent-cold": lambda: [java, heap, agent_arg + ";cache=" + os.path.join(work, "cache-cold", str(next(COLD))), "-cp",
+                               runtime, MAIN] + cont,
+        "agent-warm": [java, heap, agent_arg + ";cache=" + warm, "-cp", runtime, MAIN] + cont,
         "agent-jar": [java, heap, "-jar", path("samples", "routes", "target", "http-server-all.jar")] + cont,
         "build-time": [java, heap, "-cp", classes + os.pathsep + runtime, MAIN] + cont,
     }
 
 
+ENV = dict(os.environ)
+
+
 def once(cmd):
-    """Seconds from start to 'listening' and to the first 200."""
+    """Seconds from start to 'listening' and to the first 200 (cmd: a list, or a function that makes one)."""
+    if callable(cmd):
+        cmd = cmd()
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
     try:
         port = None
         seen = []
@@ -113,13 +132,14 @@ def main():
     if a.rounds < 1:
         sys.exit(f"--rounds: {a.rounds} (expected: > 0)")
     os.makedirs(a.work, exist_ok=True)
-    cmds = commands(a.java, prepare(a.java, a.work))
+    ENV["XDG_CACHE_HOME"] = os.path.join(a.work, "xdg")
+    cmds = commands(a.java, prepare(a.java, a.work), a.work)
     names = a.routes.split(",")
     for n in names:
         if n not in cmds:
             sys.exit(f"--routes: {n} (expected: some of {','.join(cmds)})")
     results = {n: [] for n in names}
-    for n in names:  # one warm-up run each (page cache), not counted
+    for n in names:  # one warm-up run each (page cache; agent-warm's cache), not counted
         once(cmds[n])
     for r in range(a.rounds):
         order = names[r % len(names):] + names[:r % len(names)]

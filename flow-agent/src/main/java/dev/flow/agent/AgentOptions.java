@@ -1,16 +1,18 @@
 package dev.flow.agent;
 
+import dev.flow.loader.internal.ClassCache;
 import dev.flow.loader.internal.Scope;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The agent's argument, {@code include=com.example.proto[,more][;exclude=com.example.proto.gen][;strict][;anyloader]}:
+ * The agent's argument, {@code include=com.example.proto[,more][;exclude=com.example.proto.gen][;strict][;anyloader][;cache=<dir>|off]}:
  * options separated by {@code ;}, packages by {@code ,}. Immutable.
  */
 final class AgentOptions {
 
-    static final String SYNTAX = "include=<package>[,<package>...][;exclude=<package>[,...]][;strict][;anyloader]";
+    static final String SYNTAX = "include=<package>[,<package>...][;exclude=<package>[,...]][;strict][;anyloader][;cache=<dir>|off]";
 
     final List<String> includes;
     final List<String> excludes;
@@ -21,12 +23,24 @@ final class AgentOptions {
      * matched no class in any loader is reported at exit instead.
      */
     final boolean anyLoader;
+    /**
+     * The class cache's directory as the {@code cache} option gives it ({@code off}, {@code default} or a
+     * directory; {@link ClassCache#directory}), or {@code null} if not given: then {@code
+     * -Ddev.flow.loader.cache} decides, as for a loader whose builder does not choose.
+     */
+    final String cache;
 
-    private AgentOptions(List<String> includes, List<String> excludes, boolean strict, boolean anyLoader) {
+    private AgentOptions(List<String> includes, List<String> excludes, boolean strict, boolean anyLoader, String cache) {
         this.includes = List.copyOf(includes);
         this.excludes = List.copyOf(excludes);
         this.strict = strict;
         this.anyLoader = anyLoader;
+        this.cache = cache;
+    }
+
+    /** The class cache's directory: the option's, else the system property's; {@code null} if off. */
+    Path cacheDirectory() {
+        return cache == null ? ClassCache.propertyDirectory() : ClassCache.directory(cache);
     }
 
     /**
@@ -42,6 +56,7 @@ final class AgentOptions {
         List<String> excludes = new ArrayList<>();
         boolean strict = false;
         boolean anyLoader = false;
+        String cache = null;
         for (String option : args.split(";", -1)) {
             String o = option.trim();
             int eq = o.indexOf('=');
@@ -54,6 +69,13 @@ final class AgentOptions {
                 case "exclude":
                     excludes.addAll(packages("exclude", value, args));
                     break;
+                case "cache":
+                    if (value == null || value.isBlank() || cache != null) {
+                        throw new IllegalArgumentException("flow-agent: option \"" + o + "\" in \"" + args
+                                + "\" (expected: cache=<directory> or cache=off, once)");
+                    }
+                    cache = value.trim();
+                    break;
                 case "strict":
                 case "anyloader":
                     if (value != null) {
@@ -65,13 +87,13 @@ final class AgentOptions {
                     break;
                 default:
                     throw new IllegalArgumentException("flow-agent: option \"" + o + "\" in \"" + args
-                            + "\" (expected: include=<packages>, exclude=<packages>, strict or anyloader)");
+                            + "\" (expected: include=<packages>, exclude=<packages>, strict, anyloader, cache=<directory> or cache=off)");
             }
         }
         if (includes.isEmpty()) {
             throw new IllegalArgumentException("flow-agent: \"" + args + "\" includes no package (expected: " + SYNTAX + ")");
         }
-        return new AgentOptions(includes, excludes, strict, anyLoader);
+        return new AgentOptions(includes, excludes, strict, anyLoader, cache);
     }
 
     private static List<String> packages(String key, String value, String args) {
@@ -113,6 +135,6 @@ final class AgentOptions {
     @Override
     public String toString() {
         return "include=" + String.join(",", includes) + (excludes.isEmpty() ? "" : ";exclude=" + String.join(",", excludes))
-                + (strict ? ";strict" : "") + (anyLoader ? ";anyloader" : "");
+                + (strict ? ";strict" : "") + (anyLoader ? ";anyloader" : "") + (cache == null ? "" : ";cache=" + cache);
     }
 }

@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.jar.JarFile;
 
 /**
- * The Java agent: {@code java -javaagent:flow-agent.jar=include=com.example.proto[,more][;exclude=...][;strict][;anyloader] ...}
+ * The Java agent: {@code java -javaagent:flow-agent.jar=include=com.example.proto[,more][;exclude=...][;strict][;anyloader][;cache=<dir>|off] ...}
  * makes the included packages suspendable for whichever class loader defines them, with the {@code
  * ContinuationClassLoader}'s analysis, rewriting, pins, warnings and strict refusals ({@link Scope}).
  * Code loaded normally then runs as flows: {@code scheduler.submit(new Task(...))}, {@code
@@ -20,7 +20,9 @@ import java.util.jar.JarFile;
  * class path) stops the JVM at start-up with a message naming it and what was expected. With {@code
  * anyloader}, for classes only other loaders define (a Spring Boot jar's nested jars, an application
  * server's), the class path is not checked; an include that matched no class in any loader is printed at
- * exit, and each other loader's scope when it is analysed. In an executable
+ * exit, and each other loader's scope when it is analysed. The class files are kept in the loader's class
+ * cache ({@code ;cache=<dir>|off}, else {@code -Ddev.flow.loader.cache}), so that the next JVM defines them
+ * without analysing its scope. In an executable
  * jar whose manifest names this class as {@code Launcher-Agent-Class}, the argument is the manifest's
  * {@code Flow-Agent} attribute.
  *
@@ -78,7 +80,7 @@ public final class FlowAgent {
         }
         ScopeTransformer transformer = new ScopeTransformer(options, defineClass(inst), System.err);
         inst.addTransformer(transformer);
-        Scope scope = transformer.scopeOf(system, null);
+        LoaderScope scope = transformer.scopeOf(system, null);
         if (options.anyLoader) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 for (String p : transformer.unmatchedIncludes()) {
@@ -93,7 +95,8 @@ public final class FlowAgent {
                     + " a package whose classes the application's class path holds; for classes that only another class"
                     + " loader defines, such as a Spring Boot jar's or an application server's, add ;anyloader)");
         }
-        System.err.println("flow-agent: " + options + ": " + scope.classes().size() + " classes in scope");
+        System.err.println("flow-agent: " + options + ": " + scope.classes().size() + " classes in scope"
+                + (scope.isAnalysed() ? "" : " (from the class cache " + scope.cacheDirectory() + ")"));
     }
 
     /** {@code ClassLoader.defineClass}, made accessible by opening {@code java.lang} to the agent. */

@@ -25,6 +25,8 @@ import org.objectweb.asm.Opcodes;
  * for it: one {@link Scope} per defining loader, analysed as a whole from that loader's class files
  * the first time it defines one of them (at start-up for the system loader), and the classes that
  * exist only instrumented (desugared lambdas, dispatch markers) defined in that loader by the agent.
+ * With the class cache ({@link LoaderScope}), a scope the cache knows is not analysed and its classes
+ * come from the cache.
  *
  * <p>A class the analysis or the engine refuses ({@link InstrumentationException}) is defined with a
  * static initializer that throws that exception, so its first use fails with the loader's message
@@ -43,7 +45,7 @@ final class ScopeTransformer implements ClassFileTransformer {
     private final Method defineClass;
     private final PrintStream out;
     /** Guarded by {@code this}. */
-    private final Map<ClassLoader, Scope> scopes = new WeakHashMap<>();
+    private final Map<ClassLoader, LoaderScope> scopes = new WeakHashMap<>();
     /** Generated classes that could not be defined yet (their supertype was being loaded), by loader. Guarded by {@code this}. */
     private final Map<ClassLoader, List<String>> deferred = new WeakHashMap<>();
     private final ThreadLocal<ClassLoader> building = new ThreadLocal<>();
@@ -57,14 +59,14 @@ final class ScopeTransformer implements ClassFileTransformer {
     }
 
     /** The scope of {@code loader}, analysed now if it was not yet; {@code null} while it is being analysed on this thread. */
-    synchronized Scope scopeOf(ClassLoader loader, ProtectionDomain domain) {
-        Scope s = scopes.get(loader);
+    synchronized LoaderScope scopeOf(ClassLoader loader, ProtectionDomain domain) {
+        LoaderScope s = scopes.get(loader);
         if (s != null || building.get() == loader) {
             return s;
         }
         building.set(loader);
         try {
-            s = Scope.analyse(loader, options.includes, options.excludes, List.of(), options.strict, loader);
+            s = LoaderScope.of(loader, options, out);
         } finally {
             building.remove();
         }
@@ -100,7 +102,7 @@ final class ScopeTransformer implements ClassFileTransformer {
             return null;
         }
         try {
-            Scope scope = scopeOf(loader, domain);
+            LoaderScope scope = scopeOf(loader, domain);
             if (scope == null) {
                 report("flow-agent: " + name.replace('/', '.') + " was loaded while the scope of " + loader
                         + " was being analysed: left uninstrumented");
@@ -117,7 +119,12 @@ final class ScopeTransformer implements ClassFileTransformer {
                         + " has no class file for it: left uninstrumented");
                 return null;
             }
-            return scope.markedBytes(name);
+            byte[] b = scope.bytes(name);
+            if (b == null) {
+                report("flow-agent: " + name.replace('/', '.') + " was loaded while the scope of " + loader
+                        + " was being analysed: left uninstrumented");
+            }
+            return b;
         } catch (InstrumentationException e) {
             report("flow-agent: refused " + name.replace('/', '.') + ": " + e.getMessage());
             return refused(original, Refusals.recorded(e));
@@ -130,14 +137,17 @@ final class ScopeTransformer implements ClassFileTransformer {
     }
 
     /** Defines the generated classes of {@code loader} still to define; those that cannot be yet stay. Under the lock. */
-    private void defineDeferred(ClassLoader loader, Scope scope, ProtectionDomain domain) {
+    private void defineDeferred(ClassLoader loader, LoaderScope scope, ProtectionDomain domain) {
         List<String> todo = deferred.get(loader);
         if (todo == null || todo.isEmpty() || defining.get() != null) {
             // Nothing to do, or called for a supertype of the class being defined: that definition goes on.
             return;
         }
         for (String g : new ArrayList<>(todo)) {
-            byte[] b = scope.markedBytes(g);
+            byte[] b = scope.bytes(g);
+            if (b == null) {
+                continue; // this thread analyses the scope: defined at the next class of the loader
+            }
             String binary = g.replace('/', '.');
             defining.set(g);
             try {

@@ -49,9 +49,23 @@ final class AgentJvm {
 
     /** Runs {@code mainClass} with {@code -javaagent:<jar>=agentArgument} and waits up to 60 s. */
     static ChildJvm run(String agentArgument, String mainClass, String... args) throws IOException, InterruptedException {
+        return run(List.of(), agentArgument, mainClass, args);
+    }
+
+    /**
+     * {@link #run(String, String, String...)} with {@code jvmOptions} before the class path. Unless they set
+     * {@code -Ddev.flow.loader.cache}, the class cache is off, so that every test instruments its classes
+     * (as the loader's tests build their loaders without a cache).
+     */
+    static ChildJvm run(List<String> jvmOptions, String agentArgument, String mainClass, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add("-javaagent:" + agentJar() + (agentArgument == null ? "" : "=" + agentArgument));
         cmd.add("-Xmx256m");
+        if (jvmOptions.stream().noneMatch(o -> o.startsWith("-Ddev.flow.loader.cache="))) {
+            cmd.add("-Ddev.flow.loader.cache=off");
+        }
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(applicationClassPath());
         cmd.add(mainClass);

@@ -119,11 +119,12 @@ class AgentJvmTest {
     @ParameterizedTest(name = "[{index}] {0}")
     @CsvSource(delimiter = '|', value = {
         "''|flow-agent: no argument (expected: include=<package>",
-        "inclde=flowtest.agent|flow-agent: option \"inclde=flowtest.agent\" in \"inclde=flowtest.agent\" (expected: include=<packages>, exclude=<packages>, strict or anyloader)",
+        "inclde=flowtest.agent|flow-agent: option \"inclde=flowtest.agent\" in \"inclde=flowtest.agent\" (expected: include=<packages>, exclude=<packages>, strict, anyloader, cache=<directory> or cache=off)",
         "include=flowtest.agent;strikt|flow-agent: option \"strikt\" in \"include=flowtest.agent;strikt\" (expected:",
         "include=|flow-agent: \"include=\" in \"include=\" names no package (expected: include=com.example.proto",
         "include=flowtest..agent|flow-agent: include: \"flowtest..agent\" (expected: a package name such as com.example.protocol)",
         "include=flowtest.agent;anyloader=yes|flow-agent: option \"anyloader=yes\" in \"include=flowtest.agent;anyloader=yes\" (expected: anyloader, without a value)",
+        "include=flowtest.agent;cache=|flow-agent: option \"cache=\" in \"include=flowtest.agent;cache=\" (expected: cache=<directory> or cache=off, once)",
         "include=flowtest.nothing|flow-agent: include=flowtest.nothing matches no class on the class path (expected:"})
     void aBadArgumentStopsTheJvmAtStartUpNamingItAndWhatWasExpected(String argument, String message) throws Exception {
         ChildJvm jvm = AgentJvm.run(argument.isEmpty() ? null : argument, MAIN);

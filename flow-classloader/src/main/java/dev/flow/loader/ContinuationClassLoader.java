@@ -7,7 +7,6 @@ import dev.flow.spi.SuspensionPoint;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.security.cert.Certificate;
@@ -308,17 +307,7 @@ public final class ContinuationClassLoader extends ClassLoader {
 
         /** The cache directory the system property names, the default one if it is not set, or {@code null} for {@code off}. */
         static Path propertyCache() {
-            String p = System.getProperty(CACHE_PROPERTY, "").trim();
-            if (p.equals("off") || p.equals("false") || p.equals("none")) {
-                return null;
-            }
-            return p.isEmpty() || p.equals("default") || p.equals("true") || p.equals("on") ? defaultCacheDirectory() : Paths.get(p);
-        }
-
-        private static Path defaultCacheDirectory() {
-            String xdg = System.getenv("XDG_CACHE_HOME");
-            Path base = xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
-            return base.resolve("flow").resolve("classes");
+            return ClassCache.propertyDirectory();
         }
 
         private static ClassLoader defaultParent() {
@@ -402,7 +391,7 @@ public final class ContinuationClassLoader extends ClassLoader {
          * dev.flow.loader.cache} says otherwise.
          */
         public Builder defaultCache() {
-            return cacheDirectory(defaultCacheDirectory());
+            return cacheDirectory(ClassCache.defaultDirectory());
         }
 
         /**

@@ -15,6 +15,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
@@ -106,6 +107,15 @@ public final class ClassCache {
      */
     public static ClassCache open(Path root, ClassLoader parent, List<String> includes, List<String> excludes,
                                   List<SuspensionPoint> points, boolean strict) {
+        return open(root, parent, includes, excludes, points, strict, "loader");
+    }
+
+    /**
+     * {@link #open(Path, ClassLoader, List, List, List, boolean)} for the class files of a route other than
+     * the loader's ({@code route} is part of the key: the agent defines {@link Scope#markedBytes}).
+     */
+    public static ClassCache open(Path root, ClassLoader parent, List<String> includes, List<String> excludes,
+                                  List<SuspensionPoint> points, boolean strict, String route) {
         String refused = CacheRoot.refusal(root);
         if (refused != null) {
             String warning = "class cache off: " + root + " is not used because " + refused
@@ -119,6 +129,7 @@ public final class ClassCache {
         }
         MessageDigest md = ClassPathKey.sha256();
         md.update(("flow-class-cache/" + FORMAT + "\n").getBytes(StandardCharsets.UTF_8));
+        text(md, "route=" + route);
         text(md, "strict=" + strict);
         text(md, "include=" + includes);
         text(md, "exclude=" + excludes);
@@ -141,6 +152,33 @@ public final class ClassCache {
             return null;
         }
         return new ClassCache(dir, key);
+    }
+
+    /**
+     * The cache directory {@code -D}{@value #CACHE_PROPERTY} names: a directory, {@code default} (or not
+     * set) for {@link #defaultDirectory()}, or {@code off} (also {@code false}, {@code none}) for {@code null}.
+     */
+    public static Path propertyDirectory() {
+        return directory(System.getProperty(CACHE_PROPERTY, ""));
+    }
+
+    /**
+     * The cache directory a setting names: a directory, {@code default} (or empty) for {@link
+     * #defaultDirectory()}, or {@code off} (also {@code false}, {@code none}) for {@code null}.
+     */
+    public static Path directory(String setting) {
+        String p = setting.trim();
+        if (p.equals("off") || p.equals("false") || p.equals("none")) {
+            return null;
+        }
+        return p.isEmpty() || p.equals("default") || p.equals("true") || p.equals("on") ? defaultDirectory() : Paths.get(p);
+    }
+
+    /** {@code $XDG_CACHE_HOME/flow/classes}, or {@code ~/.cache/flow/classes} if that variable is not set. */
+    public static Path defaultDirectory() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
+        return base.resolve("flow").resolve("classes");
     }
 
     private static void text(MessageDigest md, String s) {
@@ -229,8 +267,23 @@ public final class ClassCache {
      * loader can serve its cached classes without analysing the scope.
      */
     public Set<String> defined() {
-        byte[] entryKey = entryKey(DEFINED);
-        byte[] b = read(file(entryKey), entryKey, DEFINED, null);
+        return names(DEFINED);
+    }
+
+    /** Records the classes a scope of this key defines ({@link #defined()}). */
+    public void recordDefined(Set<String> names) {
+        recordNames(DEFINED, names);
+    }
+
+    /**
+     * The names a route recorded under {@code list} ({@link #recordNames}), or {@code null} if none did
+     * (what else a route needs of an analysed scope to serve its hits without analysing it).
+     *
+     * @param list a name that starts with {@code /}, which no class has
+     */
+    public Set<String> names(String list) {
+        byte[] entryKey = entryKey(checkList(list));
+        byte[] b = read(file(entryKey), entryKey, list, null);
         if (b == null) {
             return null;
         }
@@ -243,11 +296,18 @@ public final class ClassCache {
         return out;
     }
 
-    /** Records the classes a scope of this key defines ({@link #defined()}). */
-    public void recordDefined(Set<String> names) {
-        byte[] entryKey = entryKey(DEFINED);
-        store(file(entryKey), entryKey, DEFINED, String.join("\n", new TreeSet<>(names)).getBytes(StandardCharsets.UTF_8),
+    /** Records {@code names} under {@code list} ({@link #names}). */
+    public void recordNames(String list, Set<String> names) {
+        byte[] entryKey = entryKey(checkList(list));
+        store(file(entryKey), entryKey, list, String.join("\n", new TreeSet<>(names)).getBytes(StandardCharsets.UTF_8),
                 Map.of());
+    }
+
+    private static String checkList(String list) {
+        if (!list.startsWith("/")) {
+            throw new IllegalArgumentException("list: \"" + list + "\" (expected: a name that starts with /)");
+        }
+        return list;
     }
 
     private Path file(byte[] entryKey) {
