@@ -22,6 +22,7 @@ class NetworkConformanceTest extends ConformanceSuite {
                 Case.of(p + "SocketConstructorConnects").pins("SocketConstructorConnects.call()Ljava/lang/Object; (line 13): "
                         + "the call blocks its thread and " + blocking),
                 Case.of(p + "SocketConstructorByHostConnects").pins(blocking),
+                Case.of(p + "JdkSocketFactoryConnects").pins(blocking),
                 Case.of(p + "UnconnectedSocketsAreNotReported"),
                 Case.of(p + "LookupByName").pins(blocking),
                 Case.of(p + "LookupAllByName").pins(blocking),
