@@ -78,6 +78,20 @@ public final class JdkChannels {
         return c.getInputStream();
     }
 
+    /**
+     * A {@code jar:file:} URL of the one entry {@code hello.txt} (5 bytes) of a jar written here to a temporary
+     * file, deleted when the JVM exits.
+     */
+    public static URL jarEntry() throws IOException {
+        java.nio.file.Path jar = java.nio.file.Files.createTempFile("flowtest", ".jar");
+        jar.toFile().deleteOnExit();
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.jar.JarEntry("hello.txt"));
+            out.write("hello".getBytes(StandardCharsets.US_ASCII));
+        }
+        return new URL("jar:" + jar.toUri() + "!/hello.txt");
+    }
+
     /** The URL of {@code server}'s root, by its IP literal (no name lookup). */
     public static URL url(HttpServer server) throws IOException {
         return java.net.URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/").toURL();

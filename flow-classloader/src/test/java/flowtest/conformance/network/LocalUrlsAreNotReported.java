@@ -1,22 +1,26 @@
 package flowtest.conformance.network;
 
+import flowtest.support.JdkChannels;
 import java.io.InputStream;
 import java.net.URL;
 import java.net.URLConnection;
 import java.util.concurrent.Callable;
 
 /**
- * URLs that read local files: {@code getClass().getResource(..).openStream()} ({@code file:}), a class of
- * the JDK ({@code jrt:}) and of a jar on the class path ({@code jar:file:}): never reported.
+ * URLs that read local files: {@code getClass().getResource(..).openStream()} (a {@code file:} or {@code
+ * jar:file:} URL, as the class path has it), a class of the JDK ({@code jrt:}), an entry of a jar file ({@code
+ * jar:file:}) and the jar file itself ({@code file:}): never reported.
  */
 public final class LocalUrlsAreNotReported implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         StringBuilder out = new StringBuilder();
+        URL entry = JdkChannels.jarEntry();
+        URL jarFile = new URL(entry.getFile().substring(0, entry.getFile().indexOf("!/")));
         for (URL u : new URL[] {getClass().getResource("LocalUrlsAreNotReported.class"), String.class.getResource("String.class"),
-                org.junit.jupiter.api.Test.class.getResource("Test.class")}) {
+                entry, jarFile}) {
             try (InputStream in = u.openStream()) {
-                out.append(u.getProtocol()).append(' ').append(in.read()).append(", ");
+                out.append(in.read()).append(", ");
             }
             URLConnection c = u.openConnection();
             c.connect();
