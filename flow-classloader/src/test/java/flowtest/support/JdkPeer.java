@@ -27,6 +27,11 @@ public final class JdkPeer {
         return new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
     }
 
+    /** {@code socket}'s input stream, got here (outside the scope). */
+    public static java.io.InputStream input(Socket socket) throws IOException {
+        return socket.getInputStream();
+    }
+
     /** Accepts one connection of {@code server} on a new thread, writes {@code bytes} and closes it; "written". */
     public static Future<String> writes(ServerSocket server, byte[] bytes) {
         return Spawn.onThread(() -> {

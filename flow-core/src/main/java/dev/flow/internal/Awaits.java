@@ -300,12 +300,33 @@ public final class Awaits {
     }
 
     /** Replaces {@code Socket.connect(SocketAddress, int)}. */
-    public static void socketConnect(Socket s, SocketAddress endpoint, int timeoutMillis) throws IOException {
+    public static void socketConnectTimed(Socket s, SocketAddress endpoint, int timeoutMillis) throws IOException {
         if (!(s instanceof AsyncSocket)) {
             s.connect(endpoint, timeoutMillis);
             return;
         }
         connect((AsyncSocket) s, endpoint, timeoutMillis, true);
+    }
+
+    /**
+     * The socket replacements' forms that know their call site ({@code site}, a {@code
+     * Pins.Reason.BLOCKING_CALL} site): a plain JDK socket connects inside the JDK, so in a flow its connect is
+     * reported at the site (a warning once per site; refused in strict mode) and blocks; Flow's own sockets
+     * ({@link AsyncSocket}) suspend.
+     */
+    public static void socketConnect(Socket s, SocketAddress endpoint, int site) throws IOException {
+        if (!(s instanceof AsyncSocket) && s != null) {
+            Polling.unsuspendable(site);
+        }
+        socketConnect(s, endpoint);
+    }
+
+    /** {@link #socketConnect(Socket, SocketAddress, int)} for {@code connect(SocketAddress, int)}. */
+    public static void socketConnectTimed(Socket s, SocketAddress endpoint, int timeoutMillis, int site) throws IOException {
+        if (!(s instanceof AsyncSocket) && s != null) {
+            Polling.unsuspendable(site);
+        }
+        socketConnectTimed(s, endpoint, timeoutMillis);
     }
 
     /**
@@ -365,6 +386,48 @@ public final class Awaits {
         }
         return connected((AsyncSocketFactory) f, new InetSocketAddress(host, port),
                 new InetSocketAddress(localHost, localPort));
+    }
+
+    /**
+     * The connecting {@code createSocket} forms that know their call site ({@code site}, a {@code
+     * Pins.Reason.BLOCKING_CALL} site): a factory of the JDK's ({@code SocketFactory.getDefault()}, an {@code
+     * SSLSocketFactory}) connects a plain JDK socket inside the JDK, so in a flow the call is reported at the site
+     * and blocks; Flow's factories ({@link AsyncSocketFactory}) suspend; any other factory's code is classified
+     * at its own call sites.
+     */
+    public static Socket createSocket(SocketFactory f, String host, int port, int site) throws IOException {
+        jdkFactory(f, site);
+        return createSocket(f, host, port);
+    }
+
+    /** {@link #createSocket(SocketFactory, String, int, int)} for {@code createSocket(InetAddress, int)}. */
+    public static Socket createSocket(SocketFactory f, InetAddress host, int port, int site) throws IOException {
+        jdkFactory(f, site);
+        return createSocket(f, host, port);
+    }
+
+    /** {@link #createSocket(SocketFactory, String, int, int)} for {@code createSocket(String, int, InetAddress, int)}. */
+    public static Socket createSocket(SocketFactory f, String host, int port, InetAddress localHost, int localPort, int site)
+            throws IOException {
+        jdkFactory(f, site);
+        return createSocket(f, host, port, localHost, localPort);
+    }
+
+    /** {@link #createSocket(SocketFactory, String, int, int)} for {@code createSocket(InetAddress, int, InetAddress, int)}. */
+    public static Socket createSocket(SocketFactory f, InetAddress host, int port, InetAddress localHost, int localPort,
+            int site) throws IOException {
+        jdkFactory(f, site);
+        return createSocket(f, host, port, localHost, localPort);
+    }
+
+    /** Reports {@code site} when {@code f} is one of the JDK's socket factories (defined by the boot or platform loader). */
+    private static void jdkFactory(SocketFactory f, int site) {
+        if (f != null && !(f instanceof AsyncSocketFactory)) {
+            ClassLoader l = f.getClass().getClassLoader();
+            if (l == null || l == ClassLoader.getPlatformClassLoader()) {
+                Polling.unsuspendable(site);
+            }
+        }
     }
 
     /** What {@code new Socket(host, port)} connects to: a null host is the loopback address. */

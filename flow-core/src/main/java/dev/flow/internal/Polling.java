@@ -2,6 +2,9 @@ package dev.flow.internal;
 
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.channels.SelectableChannel;
 import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionService;
@@ -197,18 +200,153 @@ public final class Polling {
      * PipedInputStream}/{@code PipedOutputStream}/{@code PipedReader}/{@code PipedWriter}: {@code readAllBytes},
      * {@code transferTo}, a {@code Reader}'s reads, a {@code Writer}'s writes...), or before a stream's read or
      * write when {@code stream} is another stream that waits inside the JDK ({@link #blocksInJdk(Class)}: a
-     * plain JDK socket's, a child process's; or {@code System.in}, whatever it is set to), registered as pin site {@code site}: such a stream is reported there as {@link
-     * #unsuspendable(int)} does, whether or not this call would wait; any other receiver is left alone. A site
+     * plain JDK socket's, a child process's, a URL connection's; or {@code System.in}, whatever it is set to),
+     * registered as pin site {@code site}: such a stream is reported there as {@link #unsuspendable(int)} does, whether or not this call would wait; any other receiver is left alone. A site
      * inside one of Flow's decorators ({@code BufferedReader} over the pipe, say) is reported at the loaded
      * code that called the decorator instead.
      */
     public static void piped(Object stream, int site) {
-        if (stream != null && (stream == System.in || blocksInJdk(stream.getClass())) && FlowState.current() != null) {
-            if (Pins.inFlowDecorator(site)) {
-                UninstrumentedWaits.onBlockingCall(site); // inside a decorator loaded code made over the pipe
-            } else {
-                Pins.onPinnedAwait(site);
+        if (stream != null && (WAITS_IN_JDK.get(stream.getClass()) || stream == System.in) && FlowState.current() != null) {
+            report(site);
+        }
+    }
+
+    /** Reports the blocking call at {@code site} in a flow: at the loaded code's call when the site is inside one of Flow's decorators. */
+    private static void report(int site) {
+        if (Pins.inFlowDecorator(site)) {
+            UninstrumentedWaits.onBlockingCall(site); // inside a decorator loaded code made over the stream
+        } else {
+            Pins.onPinnedAwait(site);
+        }
+    }
+
+    /**
+     * Called before a name lookup ({@code InetAddress.getByName/getAllByName(host)}, {@code new
+     * InetSocketAddress(host, port)}) registered as pin site {@code site}: in a flow it is reported as {@link
+     * #unsuspendable(int)} does unless {@code host} provably needs no lookup ({@link #needsNoLookup(Object)}).
+     */
+    public static void lookup(Object host, int site) {
+        if (FlowState.current() != null && !needsNoLookup(host)) {
+            report(site);
+        }
+    }
+
+    /**
+     * Whether the JDK answers a lookup of {@code host} without asking a resolver: {@code null} or empty (the
+     * loopback address), an IPv4 literal in dotted-decimal form ({@code 127.0.0.1}: four numbers 0..255), or an
+     * IPv6 literal (a {@code :} in it, bracketed or not), which the JDK parses; any other string is a name,
+     * looked up (and so are the JDK's other IPv4 forms, {@code 127.1}, which this rule does not parse).
+     */
+    public static boolean needsNoLookup(Object host) {
+        if (host == null) {
+            return true;
+        }
+        String h = host.toString();
+        return h.isEmpty() || h.indexOf(':') >= 0 || isDottedQuad(h);
+    }
+
+    private static boolean isDottedQuad(String h) {
+        int parts = 0;
+        int i = 0;
+        int n = h.length();
+        while (i < n) {
+            int value = 0;
+            int digits = 0;
+            while (i < n && h.charAt(i) >= '0' && h.charAt(i) <= '9') {
+                value = value * 10 + (h.charAt(i++) - '0');
+                if (++digits > 3) {
+                    return false;
+                }
             }
+            if (digits == 0 || value > 255) {
+                return false;
+            }
+            parts++;
+            if (i < n && (h.charAt(i++) != '.' || i == n)) {
+                return false;
+            }
+        }
+        return parts == 4;
+    }
+
+    /**
+     * Called before {@code getHostName()} of an {@code InetAddress} or {@code InetSocketAddress} registered as pin
+     * site {@code site}: in a flow it is reported as {@link #unsuspendable(int)} does when the address has no
+     * name yet (its {@code toString()} starts with {@code /}, the JDK's form for an address without a host
+     * name), so that the call makes a reverse lookup; an address made from a name, or already named, is not.
+     */
+    public static void reverseLookup(Object address, int site) {
+        if (address != null && FlowState.current() != null && address.toString().startsWith("/")) {
+            report(site);
+        }
+    }
+
+    /**
+     * Called before a call that connects a {@code URL} or {@code URLConnection} ({@code URL.openStream/getContent},
+     * {@code URLConnection.connect/getInputStream/getOutputStream/getHeaderField...}, {@code
+     * HttpURLConnection.getResponseCode...}) registered as pin site {@code site}: in a flow it is reported as
+     * {@link #unsuspendable(int)} does unless the URL reads a local file ({@link #isLocal(URL)}).
+     */
+    public static void urlConnect(Object urlOrConnection, int site) {
+        if (urlOrConnection == null || FlowState.current() == null) {
+            return;
+        }
+        URL u = urlOrConnection instanceof URLConnection ? ((URLConnection) urlOrConnection).getURL() : (URL) urlOrConnection;
+        if (!isLocal(u)) {
+            report(site);
+        }
+    }
+
+    /**
+     * Whether the JDK reads {@code url} from a local file, never from the network: {@code file:} with no host
+     * (or {@code localhost}; with another host the JDK tries FTP), {@code jrt:}, and {@code jar:} over such a
+     * URL. Every other protocol ({@code http}, {@code https}, {@code ftp}, {@code mailto}, any other handler's)
+     * may wait for a peer.
+     */
+    public static boolean isLocal(URL url) {
+        switch (url.getProtocol()) {
+            case "file":
+                String host = url.getHost();
+                return host == null || host.isEmpty() || host.equals("~") || host.equalsIgnoreCase("localhost");
+            case "jrt":
+                return true;
+            case "jar":
+                String spec = url.getFile();
+                int bang = spec.indexOf("!/");
+                try {
+                    return bang > 0 && isLocal(new URL(spec.substring(0, bang)));
+                } catch (java.net.MalformedURLException e) {
+                    return false;
+                }
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Called before a read, write, connect, {@code finishConnect}, accept, receive or send of a channel registered
+     * as pin site {@code site}: in a flow it is reported as {@link #unsuspendable(int)} does when {@code channel}
+     * is a selectable channel (a socket, server socket, datagram or pipe channel) in blocking mode, which waits
+     * inside the JDK; a non-blocking channel returns at once, and a file channel does not wait for a peer.
+     */
+    public static void blockingChannel(Object channel, int site) {
+        if (channel instanceof SelectableChannel && ((SelectableChannel) channel).isBlocking() && FlowState.current() != null) {
+            report(site);
+        }
+    }
+
+    /**
+     * Called before a {@code java.util.Scanner} constructor registered as pin site {@code site} with its source
+     * (a stream, {@code Readable} or channel): a Scanner reads its source inside the JDK on every {@code next*}
+     * and {@code hasNext*}, so in a flow a source that waits inside the JDK (a pipe, a JDK socket's, a process's
+     * or a URL connection's stream, {@code System.in}, a blocking selectable channel) is reported here, where the
+     * Scanner is made. A Scanner made outside the scope is not seen.
+     */
+    public static void scannerSource(Object source, int site) {
+        if (source != null && (WAITS_IN_JDK.get(source.getClass()) || source == System.in
+                || source instanceof SelectableChannel && ((SelectableChannel) source).isBlocking())
+                && FlowState.current() != null) {
+            report(site);
         }
     }
 
@@ -220,11 +358,34 @@ public final class Polling {
 
     /**
      * Whether a stream of type {@code type} waits inside the JDK, out of Flow's reach: a pipe ({@link
-     * #isPipe(Class)}), a plain JDK socket's stream ({@link #isJdkSocketStream(Class)}) or a child process's
-     * stream ({@link #isProcessStream(Class)}).
+     * #isPipe(Class)}), a plain JDK socket's stream ({@link #isJdkSocketStream(Class)}), a child process's
+     * stream ({@link #isProcessStream(Class)}) or a URL connection's ({@link #isUrlStream(Class)}). Computed once
+     * per class and cached.
      */
     public static boolean blocksInJdk(Class<?> type) {
-        return isPipe(type) || isJdkSocketStream(type) || isProcessStream(type);
+        return WAITS_IN_JDK.get(type);
+    }
+
+    /** {@link #blocksInJdk(Class)}, computed once per class (a stream read or write in loaded code asks it each time). */
+    private static final ClassValue<Boolean> WAITS_IN_JDK = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return isPipe(type) || isJdkSocketStream(type) || isProcessStream(type) || isUrlStream(type);
+        }
+    };
+
+    /**
+     * Whether {@code type} is a stream of a JDK URL connection to a peer: an {@code http:}/{@code https:}
+     * connection's body streams ({@code HttpURLConnection.getInputStream()/getOutputStream()/getErrorStream()} in
+     * streaming mode, and the JDK's chunked, keep-alive and metered streams under them) and an {@code ftp:}
+     * connection's; an http request body buffered in memory (a {@code ByteArrayOutputStream}) is not.
+     */
+    public static boolean isUrlStream(Class<?> type) {
+        String name = type.getName();
+        return (name.startsWith("sun.net.www.protocol.http.") || name.startsWith("sun.net.www.protocol.https.")
+                || name.startsWith("sun.net.www.protocol.ftp.") || name.startsWith("sun.net.www.http.")
+                || name.startsWith("sun.net.ftp.") || name.equals("sun.net.www.MeteredStream")
+                || name.startsWith("sun.net.Telnet")) && !java.io.ByteArrayOutputStream.class.isAssignableFrom(type);
     }
 
     /**

@@ -42,7 +42,9 @@ final class GatedRelay implements AutoCloseable {
     }
 
     InetSocketAddress address() {
-        return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
+        // By its IP literal: a client that connects by host string (Commons Net's connect(String, int)) looks up
+        // "localhost" otherwise, a name lookup, reported at its site and refused by a strict loader.
+        return new InetSocketAddress(listener.getInetAddress().getHostAddress(), listener.getLocalPort());
     }
 
     /** Chunks of the server's reply passed on to the client so far. */

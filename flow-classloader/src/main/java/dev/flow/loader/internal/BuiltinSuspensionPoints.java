@@ -138,13 +138,14 @@ public final class BuiltinSuspensionPoints {
 
     /**
      * {@code Socket.connect} and the connecting {@code SocketFactory.createSocket} forms: they suspend for
-     * an {@code AsyncSocket} (a Flow socket) and its factory, and make the plain call for any other.
+     * an {@code AsyncSocket} (a Flow socket) and its factory, and make the plain call for any other, reported at
+     * the call site for a plain JDK socket and a JDK factory (their replacements take the site).
      */
     private static void sockets(List<SuspensionPoint> p) {
         p.add(SuspensionPoint.replaceWithStatic(SOCKET, "connect", "(Ljava/net/SocketAddress;)V",
                 AWAITS, "socketConnect", "(L" + SOCKET + ";Ljava/net/SocketAddress;)V"));
         p.add(SuspensionPoint.replaceWithStatic(SOCKET, "connect", "(Ljava/net/SocketAddress;I)V",
-                AWAITS, "socketConnect", "(L" + SOCKET + ";Ljava/net/SocketAddress;I)V"));
+                AWAITS, "socketConnectTimed", "(L" + SOCKET + ";Ljava/net/SocketAddress;I)V"));
         for (String host : new String[] {"Ljava/lang/String;", "Ljava/net/InetAddress;"}) {
             String to = "(" + host + "I)Ljava/net/Socket;";
             String from = "(" + host + "ILjava/net/InetAddress;I)Ljava/net/Socket;";

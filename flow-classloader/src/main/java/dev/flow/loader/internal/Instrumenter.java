@@ -1098,7 +1098,7 @@ public final class Instrumenter {
                         : superCallOfPoint(c) != null ? SiteCalls.Kind.UNSUSPENDABLE : SiteCalls.match(c, hierarchy);
                 if (followed != null) {
                     int siteLine = line;
-                    edits.add(() -> SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, followed, siteLine, strict));
+                    edits.add(() -> SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, followed, siteLine, strict, hierarchy));
                 }
                 continue;
             }
@@ -1110,7 +1110,7 @@ public final class Instrumenter {
             edits.add(() -> {
                 AbstractInsnNode[] test = marker != null ? Dispatch.emit(mn, c, marker, Names.FLOW_SUFFIX) : null;
                 if (fallback != null) {
-                    SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, fallback, siteLine, strict);
+                    SiteCalls.rewrite(cn.name.replace('/', '.'), mn, c, fallback, siteLine, strict, hierarchy);
                 }
                 AbstractInsnNode[] range = point != null
                         ? rewritePoint(mn, c, point, cn.name.replace('/', '.'), mn.name + mn.desc, siteLine)
@@ -1249,7 +1249,8 @@ public final class Instrumenter {
      */
     private static final Set<String> SITED = Set.of(Names.PRIMITIVE_AWAITS + ".put", Names.PRIMITIVE_AWAITS + ".offer",
             Names.AWAITS + ".inputRead", Names.AWAITS + ".inputReadNBytes", Names.AWAITS + ".inputSkip",
-            Names.AWAITS + ".outputWrite");
+            Names.AWAITS + ".outputWrite", Names.AWAITS + ".socketConnect", Names.AWAITS + ".socketConnectTimed",
+            Names.AWAITS + ".createSocket");
 
     private static final String TIMED_RESULT = "(JLjava/util/concurrent/TimeUnit;)";
 

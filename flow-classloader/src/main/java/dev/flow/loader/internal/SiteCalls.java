@@ -58,7 +58,13 @@ final class SiteCalls {
         /** A blocking call with no suspendable form. */
         UNSUSPENDABLE,
         /** A call that waits for a pipe's other end when its receiver is a pipe: reported for pipes only. */
-        PIPE
+        PIPE,
+        /**
+         * A call that waits inside the JDK for some receivers or arguments only (a name that is not an IP literal,
+         * a URL that is not a local file, a channel in blocking mode): its rule's {@code Polling} check decides at
+         * run time.
+         */
+        CHECKED
     }
 
     private static final String LOCKS = "dev/flow/internal/Locks";
@@ -83,6 +89,10 @@ final class SiteCalls {
         final boolean isStatic;
         /** For {@link Kind#PIPE}: the pipe class a receiver must be able to be (its subtype or supertype). */
         final String pipe;
+        /** For {@link Kind#CHECKED}: the {@code Polling} method, {@code (Ljava/lang/Object;I)V}, that decides. */
+        final String check;
+        /** For {@link Kind#CHECKED}: the argument the check is given ({@code -1}: the receiver). */
+        final int arg;
 
         Rule(String owner, String name, String params, Kind kind) {
             this(owner, name, params, kind, false, null);
@@ -93,12 +103,22 @@ final class SiteCalls {
         }
 
         Rule(String owner, String name, String params, Kind kind, boolean isStatic, String pipe) {
+            this(owner, name, params, kind, isStatic, pipe, null, -1);
+        }
+
+        Rule(String owner, String name, String params, Kind kind, boolean isStatic, String pipe, String check, int arg) {
             this.owner = owner;
             this.name = name;
             this.params = params;
             this.kind = kind;
             this.isStatic = isStatic;
             this.pipe = pipe;
+            this.check = check;
+            this.arg = arg;
+        }
+
+        boolean isConstructor() {
+            return name.equals("<init>");
         }
     }
 
@@ -108,6 +128,21 @@ final class SiteCalls {
 
     private static Rule blockingStatic(String owner, String name, String params) {
         return new Rule(owner, name, params, Kind.UNSUSPENDABLE, true);
+    }
+
+    /** {@code new owner(params...)}: a constructor that always waits inside the JDK (a connecting socket's). */
+    private static Rule blockingConstructor(String owner, String params) {
+        return new Rule(owner, "<init>", params, Kind.UNSUSPENDABLE);
+    }
+
+    /** {@code owner.name(params...)} reported when {@code Polling.check(receiver, site)} says it waits. */
+    private static Rule checked(String owner, String name, String params, String check) {
+        return new Rule(owner, name, params, Kind.CHECKED, false, null, check, -1);
+    }
+
+    /** {@code owner.name(params...)} (static, or {@code <init>}) reported when {@code Polling.check(argument arg, site)} says it waits. */
+    private static Rule checkedArgument(String owner, String name, String params, String check, int arg) {
+        return new Rule(owner, name, params, Kind.CHECKED, !name.equals("<init>"), null, check, arg);
     }
 
     /** {@code owner.name(params...)} reported when its receiver is a {@code pipe}. */
@@ -146,9 +181,69 @@ final class SiteCalls {
         };
     }
 
+    private static final String INET = "java/net/InetAddress";
+    private static final String URL = "java/net/URL";
+    private static final String URL_CONNECTION = "java/net/URLConnection";
+    private static final String LOOKUP = "lookup";
+    private static final String URL_CONNECT = "urlConnect";
+    private static final String CHANNEL = "blockingChannel";
+    private static final String STRING = "Ljava/lang/String;";
+    private static final String ADDRESS = "Ljava/net/InetAddress;";
+
+    /**
+     * The JDK's network calls that wait inside the JDK, out of Flow's transports (a {@code Socket.connect} is a
+     * suspension point that reports a plain JDK socket in its replacement): the connecting {@code Socket}
+     * constructors (the host, port forms; not {@code Socket()}, {@code Socket(Proxy)}, {@code Socket(SocketImpl)});
+     * name lookups ({@code getByName}, {@code getAllByName}, {@code new InetSocketAddress(String, int)} unless an
+     * IP literal; {@code getLocalHost}, {@code getCanonicalHostName}, {@code isReachable} always; {@code
+     * getHostName} of an address without a name); URL connections (unless a local file: {@code
+     * Polling.isLocal}); the reads, writes, connects, accepts, receives and sends of channels in blocking mode
+     * ({@code SocketChannel.open(SocketAddress)} always); and a {@code Scanner} made over a source that waits
+     * inside the JDK (reported where it is made: every read of it is inside the JDK).
+     */
+    private static Rule[] network() {
+        List<Rule> out = new ArrayList<>();
+        for (String host : new String[] {STRING, ADDRESS}) {
+            out.add(blockingConstructor("java/net/Socket", "(" + host + "I)V"));
+            out.add(blockingConstructor("java/net/Socket", "(" + host + "IZ)V"));
+            out.add(blockingConstructor("java/net/Socket", "(" + host + "I" + ADDRESS + "I)V"));
+        }
+        out.add(checkedArgument(INET, "getByName", "(" + STRING + ")", LOOKUP, 0));
+        out.add(checkedArgument(INET, "getAllByName", "(" + STRING + ")", LOOKUP, 0));
+        out.add(checkedArgument("java/net/InetSocketAddress", "<init>", "(" + STRING + "I)V", LOOKUP, 0));
+        out.add(blockingStatic(INET, "getLocalHost", "()"));
+        out.add(blocking(INET, "getCanonicalHostName", "()"));
+        out.add(blocking(INET, "isReachable", "("));
+        out.add(checked(INET, "getHostName", "()", "reverseLookup"));
+        out.add(checked("java/net/InetSocketAddress", "getHostName", "()", "reverseLookup"));
+        out.add(checked(URL, "openStream", "()", URL_CONNECT));
+        out.add(checked(URL, "getContent", "(", URL_CONNECT));
+        for (String name : new String[] {"connect", "getInputStream", "getOutputStream", "getContent", "getHeaderField",
+                "getHeaderFieldKey", "getHeaderFields", "getHeaderFieldInt", "getHeaderFieldLong", "getHeaderFieldDate",
+                "getContentType", "getContentLength", "getContentLengthLong", "getContentEncoding", "getExpiration",
+                "getDate", "getLastModified"}) {
+            out.add(checked(URL_CONNECTION, name, "(", URL_CONNECT));
+        }
+        out.add(checked("java/net/HttpURLConnection", "getResponseCode", "()", URL_CONNECT));
+        out.add(checked("java/net/HttpURLConnection", "getResponseMessage", "()", URL_CONNECT));
+        out.add(checked("java/nio/channels/ReadableByteChannel", "read", "(", CHANNEL));
+        out.add(checked("java/nio/channels/WritableByteChannel", "write", "(", CHANNEL));
+        out.add(checked("java/nio/channels/SocketChannel", "connect", "(", CHANNEL));
+        out.add(checked("java/nio/channels/SocketChannel", "finishConnect", "()", CHANNEL));
+        out.add(checked("java/nio/channels/ServerSocketChannel", "accept", "()", CHANNEL));
+        out.add(checked("java/nio/channels/DatagramChannel", "receive", "(", CHANNEL));
+        out.add(checked("java/nio/channels/DatagramChannel", "send", "(", CHANNEL));
+        out.add(blockingStatic("java/nio/channels/SocketChannel", "open", "(Ljava/net/SocketAddress;)"));
+        for (String source : new String[] {"Ljava/io/InputStream;", "Ljava/lang/Readable;", "Ljava/nio/channels/ReadableByteChannel;"}) {
+            out.add(checkedArgument("java/util/Scanner", "<init>", "(" + source, "scannerSource", 0));
+        }
+        return out.toArray(new Rule[0]);
+    }
+
     private static Rule[] synchronizersAndPipes() {
         List<Rule> all = new ArrayList<>(Arrays.asList(synchronizers()));
         all.addAll(Arrays.asList(pipes()));
+        all.addAll(Arrays.asList(network()));
         return all.toArray(new Rule[0]);
     }
 
@@ -199,6 +294,7 @@ final class SiteCalls {
             blocking("java/nio/channels/FileChannel", "lock", "("),
             blocking("java/net/ServerSocket", "accept", "()"),
             blocking("java/net/DatagramSocket", "receive", "(Ljava/net/DatagramPacket;)"),
+            blocking("java/net/DatagramSocket", "send", "(Ljava/net/DatagramPacket;"),
             blocking("java/nio/channels/Selector", "select", "("),
             blocking("java/io/Console", "readLine", "("),
             blocking("java/io/Console", "readPassword", "("),
@@ -237,6 +333,15 @@ final class SiteCalls {
             } catch (ClassNotFoundException e) {
                 continue;
             }
+            if (r.isConstructor()) {
+                for (java.lang.reflect.Constructor<?> k : owner.getDeclaredConstructors()) {
+                    if (Type.getConstructorDescriptor(k).startsWith(r.params)) {
+                        out.add(r);
+                        break;
+                    }
+                }
+                continue;
+            }
             for (Method m : owner.getDeclaredMethods()) {
                 if (m.getName().equals(r.name) && Modifier.isStatic(m.getModifiers()) == r.isStatic
                         && Type.getMethodDescriptor(m).startsWith(r.params)) {
@@ -250,10 +355,16 @@ final class SiteCalls {
 
     /** The kind of {@code c}, or {@code null} if it is not a followed call. */
     static Kind match(MethodInsnNode c, Hierarchy hierarchy) {
-        if (c.getOpcode() == Opcodes.INVOKESPECIAL) {
+        Rule r = rule(c, hierarchy);
+        return r == null ? null : r.kind;
+    }
+
+    /** The rule of {@code c}, or {@code null}: a {@code super} call never matches, a constructor only its own class's rule. */
+    private static Rule rule(MethodInsnNode c, Hierarchy hierarchy) {
+        if (c.getOpcode() == Opcodes.INVOKESPECIAL && !c.name.equals("<init>")) {
             return null;
         }
-        return match(c.owner, c.name, c.desc, c.getOpcode() == Opcodes.INVOKESTATIC, hierarchy::isSubtype);
+        return rule(c.owner, c.name, c.desc, c.getOpcode() == Opcodes.INVOKESTATIC, hierarchy::isSubtype);
     }
 
     /**
@@ -261,18 +372,24 @@ final class SiteCalls {
      * followed call; {@code isSubtype} answers whether its first argument is its second or a subtype.
      */
     static Kind match(String owner, String name, String desc, boolean isStatic, BiPredicate<String, String> isSubtype) {
+        Rule r = rule(owner, name, desc, isStatic, isSubtype);
+        return r == null ? null : r.kind;
+    }
+
+    private static Rule rule(String owner, String name, String desc, boolean isStatic, BiPredicate<String, String> isSubtype) {
         for (Rule r : RULES) {
             if (r.isStatic == isStatic && r.name.equals(name) && desc.startsWith(r.params)
-                    && (r.owner.equals("java/lang/Object") || isSubtype.test(owner, r.owner))
+                    && (r.isConstructor() ? r.owner.equals(owner) : r.owner.equals("java/lang/Object") || isSubtype.test(owner, r.owner))
                     && (r.pipe == null || isSubtype.test(owner, r.pipe) || isSubtype.test(r.pipe, owner))) {
-                return r.kind;
+                return r;
             }
         }
         return null;
     }
 
     /** Adds the bookkeeping or the report around {@code c}; the call itself stays. */
-    static void rewrite(String className, MethodNode mn, MethodInsnNode c, Kind kind, int line, boolean strict) {
+    static void rewrite(String className, MethodNode mn, MethodInsnNode c, Kind kind, int line, boolean strict,
+            Hierarchy hierarchy) {
         InsnList insns = mn.instructions;
         if (kind == Kind.UNSUSPENDABLE) {
             int site = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.BLOCKING_CALL, strict);
@@ -283,6 +400,12 @@ final class SiteCalls {
         if (kind == Kind.PIPE) {
             int site = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.BLOCKING_CALL, strict);
             insns.insertBefore(c, receiverAndSite(mn, c, site, POLLING, "piped"));
+            return;
+        }
+        if (kind == Kind.CHECKED) {
+            Rule r = rule(c, hierarchy);
+            int site = Pins.register(className, mn.name + mn.desc, line, Pins.Reason.BLOCKING_CALL, strict);
+            insns.insertBefore(c, valueAndSite(mn, c, r.arg, site, POLLING, r.check));
             return;
         }
         if (kind != Kind.UNLOCK && (!c.name.equals("tryLock") || c.desc.startsWith(TIMED))) {
@@ -309,9 +432,21 @@ final class SiteCalls {
      * stack as it was: the arguments go through fresh locals.
      */
     private static InsnList receiverAndSite(MethodNode mn, MethodInsnNode c, int site, String owner, String name) {
+        return valueAndSite(mn, c, -1, site, owner, name);
+    }
+
+    /**
+     * {@link #receiverAndSite} with argument {@code arg} of {@code c} ({@code -1}: the receiver) passed instead
+     * of the receiver: for static calls and constructors, whose receiver is absent or not yet initialised.
+     */
+    private static InsnList valueAndSite(MethodNode mn, MethodInsnNode c, int arg, int site, String owner, String name) {
         InsnList out = new InsnList();
         int[] slots = storeArguments(mn, c.desc, out);
-        out.add(new InsnNode(Opcodes.DUP));
+        if (arg < 0) {
+            out.add(new InsnNode(Opcodes.DUP));
+        } else {
+            out.add(new VarInsnNode(Opcodes.ALOAD, slots[arg]));
+        }
         out.add(new LdcInsnNode(site));
         out.add(new MethodInsnNode(Opcodes.INVOKESTATIC, owner, name, "(Ljava/lang/Object;I)V", false));
         loadArguments(c.desc, slots, out);

@@ -18,8 +18,10 @@ public final class SiteConsumers {
             "dev/flow/internal/Locks.locked(Ljava/lang/Object;I)V", "dev/flow/internal/Locks.tried(Ljava/lang/Object;ZI)Z");
 
     /**
-     * The calls that report their site only for some receivers (a contended lock made outside the scope, a
-     * {@code SynchronousQueue}, a piped stream), when they would block: not in the pin report.
+     * The calls that report their site only for some receivers or arguments (a contended lock made outside the
+     * scope, a {@code SynchronousQueue}, a piped stream, a plain JDK socket's connect, a name that is not an IP
+     * literal, a URL that is not a local file, a channel in blocking mode, a {@code Scanner} over a JDK socket),
+     * when they would block: not in the pin report.
      */
     public static final Set<String> CONDITIONAL = Set.of("dev/flow/internal/Locks.acquiring(Ljava/lang/Object;I)V",
             "dev/flow/internal/Polling.piped(Ljava/lang/Object;I)V",
@@ -28,7 +30,16 @@ public final class SiteConsumers {
             Names.AWAITS + ".inputRead(Ljava/io/InputStream;I)I", Names.AWAITS + ".inputRead(Ljava/io/InputStream;[BI)I",
             Names.AWAITS + ".inputRead(Ljava/io/InputStream;[BIII)I", Names.AWAITS + ".inputReadNBytes(Ljava/io/InputStream;[BIII)I",
             Names.AWAITS + ".inputSkip(Ljava/io/InputStream;JI)J", Names.AWAITS + ".outputWrite(Ljava/io/OutputStream;II)V",
-            Names.AWAITS + ".outputWrite(Ljava/io/OutputStream;[BI)V", Names.AWAITS + ".outputWrite(Ljava/io/OutputStream;[BIII)V");
+            Names.AWAITS + ".outputWrite(Ljava/io/OutputStream;[BI)V", Names.AWAITS + ".outputWrite(Ljava/io/OutputStream;[BIII)V",
+            Names.AWAITS + ".socketConnect(Ljava/net/Socket;Ljava/net/SocketAddress;I)V",
+            Names.AWAITS + ".socketConnectTimed(Ljava/net/Socket;Ljava/net/SocketAddress;II)V",
+            Names.AWAITS + ".createSocket(Ljavax/net/SocketFactory;Ljava/lang/String;II)Ljava/net/Socket;",
+            Names.AWAITS + ".createSocket(Ljavax/net/SocketFactory;Ljava/net/InetAddress;II)Ljava/net/Socket;",
+            Names.AWAITS + ".createSocket(Ljavax/net/SocketFactory;Ljava/lang/String;ILjava/net/InetAddress;II)Ljava/net/Socket;",
+            Names.AWAITS + ".createSocket(Ljavax/net/SocketFactory;Ljava/net/InetAddress;ILjava/net/InetAddress;II)Ljava/net/Socket;",
+            "dev/flow/internal/Polling.lookup(Ljava/lang/Object;I)V", "dev/flow/internal/Polling.reverseLookup(Ljava/lang/Object;I)V",
+            "dev/flow/internal/Polling.urlConnect(Ljava/lang/Object;I)V", "dev/flow/internal/Polling.blockingChannel(Ljava/lang/Object;I)V",
+            "dev/flow/internal/Polling.scannerSource(Ljava/lang/Object;I)V");
 
     /** {@link #ALWAYS} and {@link #CONDITIONAL}. */
     public static final Set<String> ALL = union(ALWAYS, CONDITIONAL);

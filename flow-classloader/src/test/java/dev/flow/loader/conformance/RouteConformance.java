@@ -28,7 +28,7 @@ public final class RouteConformance {
 
     /** Every category, by its test class. */
     public static final List<String> SUITES = List.of("Basics", "Concat", "Decorators", "Dispatch", "Exceptions", "Init",
-            "Interrupts", "Lambdas", "Locks", "NullMessages", "Overflow", "Pins", "Primitives", "Streams", "SuperCalls");
+            "Interrupts", "Lambdas", "Locks", "Network", "NullMessages", "Overflow", "Pins", "Primitives", "Streams", "SuperCalls");
     private static final Duration DEADLINE = Duration.ofSeconds(20);
     /** The prefix of each printed cell: {@code CELL <case> <cell>\t<verdict>}. */
     public static final String CELL = "CELL ";

@@ -25,19 +25,21 @@ final class JdkBlockingAllowList {
             + "and memory streams do not wait for a peer; pipes are reported at their sites (PipedInputStream..., "
             + "classified on their own), and so are a plain JDK socket's streams (Socket.getInputStream..., "
             + "Polling.isJdkSocketStream), a process's streams (Process.getInputStream..., Polling.isProcessStream) "
-            + "and System.in; unreported, a JDK decorator "
-            + "made outside the scope over any of them (README 'Blocking calls with no suspendable form')";
+            + ", System.in and a URL connection's streams (Polling.isUrlStream); unreported, a JDK decorator "
+            + "made outside the scope over any of them: what it wraps is a protected field (FilterInputStream.in, "
+            + "BufferedReader's private in...) of java.io, which java.base does not open to reflection (README "
+            + "'Blocking calls with no suspendable form')";
     static final String SCANNER = "reads its source inside the JDK's frames: over a transport view it pins, "
             + "reported through the view (refused in strict mode when a read reaches the view); over a string "
-            + "it never waits; over a pipe, a JDK socket's or a process's stream or System.in it blocks unreported, as a JDK "
-            + "decorator made outside the scope over them does (README 'Blocking calls with no suspendable form')";
-    static final String NETWORK = "blocks its worker as in sync mode, not reported (except a plain JDK socket's stream "
-            + "reads and writes, see STREAMS, and ServerSocket.accept, DatagramSocket.receive and Selector.select, "
-            + "SiteCalls rules, reported at their site): JDK socket connects, channels, "
-            + "URL connections and name lookups are outside Flow's transports (README 'java.io streams'); flows do "
-            + "network I/O through transports and connectors, and existing socket code through the java.net.Socket "
-            + "bridge (issue 16). Reporting them by site would refuse in strict mode the non-blocking NIO calls and "
-            + "the DNS lookups of libraries that run unpinned today";
+            + "it never waits; one made in the scope over a pipe, a JDK socket's, a process's or a URL connection's "
+            + "stream, System.in or a blocking channel is reported where it is made (SiteCalls' Scanner constructor "
+            + "rule, Polling.scannerSource); one made outside the scope is not seen: its source is a private field of "
+            + "java.util, which java.base does not open (README 'Blocking calls with no suspendable form')";
+    static final String SOCKET_SPI = "a socket implementation's SPI (protected): called by the JDK's Socket, ServerSocket "
+            + "and DatagramSocket, whose blocking calls are reported at their own sites, or implemented by the caller ("
+            + "CALLBACK)";
+    static final String DATAGRAM_CONNECT = "a datagram connect only records the peer's address (no handshake, the address "
+            + "already resolved): does not wait";
     static final String CALLBACK = "an interface or hook the caller implements: the waits in its body are "
             + "classified at their own call sites, and a JDK caller of it pins (CALLBACK)";
     static final String LOCK_VIEW = "returns the lock object; acquiring it is Lock.lock, followed by SiteCalls";
@@ -132,8 +134,16 @@ final class JdkBlockingAllowList {
             e("java.nio.channels.SelectionKey", NON_BLOCKING),
             e("java.nio.channels.Selector.selectNow", NON_BLOCKING),
             e("java.nio.channels.Selector.selectedKeys", NON_BLOCKING),
-            e("java.net", NETWORK),
-            e("java.nio.channels", NETWORK));
+            e("java.net.Socket.getInputStream", NON_BLOCKING + ": returns the stream, whose reads are reported (STREAMS)"),
+            e("java.net.Socket.getOutputStream", NON_BLOCKING + ": returns the stream, whose writes are reported (STREAMS)"),
+            e("java.net.SocketImpl", SOCKET_SPI),
+            e("java.net.DatagramSocketImpl", SOCKET_SPI),
+            e("java.net.DatagramSocket.connect", DATAGRAM_CONNECT),
+            e("java.nio.channels.DatagramChannel.connect", DATAGRAM_CONNECT),
+            e("java.net.NetworkInterface.getByName", "reads the machine's interface table, not a resolver: does not wait"),
+            e("java.net.ProxySelector.select", CALLBACK + " (the JDK's default reads system properties)"),
+            e("java.net.ContentHandler.getContent", CALLBACK + " (it reads the connection's stream, whose connect is "
+                    + "reported at URLConnection.getContent/getInputStream)"));
 
     private static final class Entry {
         final String key;
@@ -151,7 +161,7 @@ final class JdkBlockingAllowList {
             String name = paren < 0 ? key : key.substring(0, paren);
             this.params = paren < 0 ? null : key.substring(paren);
             int dot = name.lastIndexOf('.');
-            boolean isMethod = dot > 0 && Character.isLowerCase(name.charAt(dot + 1)) && !isPackage(name);
+            boolean isMethod = dot > 0 && Character.isLowerCase(name.charAt(dot + 1));
             this.type = isMethod ? name.substring(0, dot) : name;
             this.method = isMethod ? name.substring(dot + 1) : null;
         }
@@ -167,9 +177,6 @@ final class JdkBlockingAllowList {
             if (STREAMS.equals(reason) && dev.flow.internal.Polling.isPipe(declaring)) {
                 return false; // a pipe waits for its other end, not for what it wraps: classified on its own
             }
-            if (isPackage(type)) {
-                return declaring.getPackageName().equals(type);
-            }
             try {
                 return Class.forName(type, false, null).isAssignableFrom(declaring);
             } catch (ClassNotFoundException e) {
@@ -183,10 +190,6 @@ final class JdkBlockingAllowList {
     }
 
     private JdkBlockingAllowList() {
-    }
-
-    private static boolean isPackage(String name) {
-        return name.equals("java.net") || name.equals("java.nio.channels");
     }
 
     private static Entry e(String key, String reason) {

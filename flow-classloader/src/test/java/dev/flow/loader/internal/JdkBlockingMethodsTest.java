@@ -119,7 +119,14 @@ class JdkBlockingMethodsTest {
             "java.util.concurrent.ForkJoinTask.join", "java.lang.Process.waitFor", "java.lang.Thread.join",
             "java.lang.Object.wait", "java.util.concurrent.locks.LockSupport.park",
             "java.util.concurrent.locks.LockSupport.parkNanos", "java.nio.channels.Selector.select",
-            "java.net.ServerSocket.accept", "java.net.DatagramSocket.receive", "java.nio.channels.FileChannel.lock");
+            "java.net.ServerSocket.accept", "java.net.DatagramSocket.receive", "java.nio.channels.FileChannel.lock",
+            "java.net.Socket.connect", "java.net.InetAddress.getByName", "java.net.InetAddress.getAllByName",
+            "java.net.InetAddress.getLocalHost", "java.net.InetAddress.getCanonicalHostName", "java.net.InetAddress.getHostName",
+            "java.net.URL.openStream", "java.net.URLConnection.getInputStream", "java.net.HttpURLConnection.getResponseCode",
+            "java.nio.channels.SocketChannel.read", "java.nio.channels.SocketChannel.write",
+            "java.nio.channels.SocketChannel.connect", "java.nio.channels.SocketChannel.finishConnect",
+            "java.nio.channels.ServerSocketChannel.accept", "java.nio.channels.DatagramChannel.receive",
+            "java.nio.channels.DatagramChannel.send");
 
     @Test
     void theWalkMeetsAndClassifiesTheKnownBlockingMethods() throws IOException {
@@ -152,6 +159,33 @@ class JdkBlockingMethodsTest {
             }
         }
         assertTrue(missed.isEmpty(), "known blocking methods the walk misses: " + missed);
+    }
+
+    /**
+     * Constructors are not walked by the rule above: the JDK's that wait are named here. Every public constructor
+     * of {@code java.net.Socket} with a port connects, of {@code InetSocketAddress} with a {@code String} host
+     * resolves it, and of {@code Scanner} over a stream, {@code Readable} or channel reads it inside the JDK: each
+     * is matched by a {@link SiteCalls} rule; the others ({@code Socket()}, {@code Socket(Proxy)}, {@code
+     * InetSocketAddress(InetAddress, int)}, {@code Scanner(String)}, a file's...) are not.
+     */
+    @Test
+    void theConstructorsThatWaitInsideTheJdkAreReportedAndTheOthersAreNot() {
+        List<String> wrong = new ArrayList<>();
+        for (Class<?> type : List.of(java.net.Socket.class, java.net.InetSocketAddress.class, java.util.Scanner.class)) {
+            for (java.lang.reflect.Constructor<?> k : type.getConstructors()) {
+                List<Class<?>> params = Arrays.asList(k.getParameterTypes());
+                boolean waits = type == java.net.Socket.class ? params.contains(int.class)
+                        : type == java.net.InetSocketAddress.class ? params.get(0) == String.class
+                        : params.get(0) == java.io.InputStream.class || params.get(0) == Readable.class
+                                || params.get(0) == java.nio.channels.ReadableByteChannel.class;
+                boolean reported = SiteCalls.match(Type.getInternalName(type), "<init>", Type.getConstructorDescriptor(k), false,
+                        JdkBlockingMethodsTest::isSubtype) != null;
+                if (waits != reported) {
+                    wrong.add(k + (waits ? ": waits, not reported" : ": reported, does not wait"));
+                }
+            }
+        }
+        assertTrue(wrong.isEmpty(), "constructors classified wrongly: " + wrong);
     }
 
     @Test
