@@ -58,7 +58,10 @@ final class ScopeTransformer implements ClassFileTransformer {
         this.out = out;
     }
 
-    /** The scope of {@code loader}, analysed now if it was not yet; {@code null} while it is being analysed on this thread. */
+    /**
+     * The scope of {@code loader}, made now if it was not yet (from the class cache, or analysed); {@code null}
+     * while it is being made on this thread.
+     */
     synchronized LoaderScope scopeOf(ClassLoader loader, ProtectionDomain domain) {
         LoaderScope s = scopes.get(loader);
         if (s != null || building.get() == loader) {
@@ -104,8 +107,7 @@ final class ScopeTransformer implements ClassFileTransformer {
         try {
             LoaderScope scope = scopeOf(loader, domain);
             if (scope == null) {
-                report("flow-agent: " + name.replace('/', '.') + " was loaded while the scope of " + loader
-                        + " was being analysed: left uninstrumented");
+                reportLoadedWhileAnalysed(name, loader);
                 return null;
             }
             synchronized (this) {
@@ -121,8 +123,7 @@ final class ScopeTransformer implements ClassFileTransformer {
             }
             byte[] b = scope.bytes(name);
             if (b == null) {
-                report("flow-agent: " + name.replace('/', '.') + " was loaded while the scope of " + loader
-                        + " was being analysed: left uninstrumented");
+                reportLoadedWhileAnalysed(name, loader);
             }
             return b;
         } catch (InstrumentationException e) {
@@ -168,6 +169,11 @@ final class ScopeTransformer implements ClassFileTransformer {
                 defining.remove();
             }
         }
+    }
+
+    private void reportLoadedWhileAnalysed(String name, ClassLoader loader) {
+        report("flow-agent: " + name.replace('/', '.') + " was loaded while the scope of " + loader
+                + " was being analysed: left uninstrumented");
     }
 
     private void report(String message) {

@@ -266,6 +266,31 @@ class ClassCacheTest {
         assertTrue(entries(after.cacheDirectory()).size() >= names.size());
     }
 
+    /**
+     * The class files a cache defines, on a miss (written) and on a hit (read), pass the verifier: the
+     * stack map frame at a resume label between a site id and its call (a read of a JDK stream in a
+     * method that suspends) is the instrumented class's, not the next frame's.
+     */
+    @Test
+    void everyClassTheCacheDefinesOnAMissAndOnAHitPassesTheVerifier() throws Exception {
+        String[] scope = {"flowtest.conformance.decorators", "flowtest.conformance.pins"};
+        List<String> names = names(scope);
+        for (String round : List.of("miss", "hit")) {
+            ContinuationClassLoader loader = ContinuationClassLoader.builder().include(scope).cacheDirectory(tmp.resolve("verified"))
+                    .build();
+            List<String> refused = new ArrayList<>();
+            for (String n : names) {
+                try {
+                    Class.forName(n, false, loader).getDeclaredMethods(); // links the class: the verifier runs
+                } catch (VerifyError e) {
+                    refused.add(n + ": " + e.getMessage().lines().findFirst().orElse(""));
+                }
+            }
+            assertEquals(List.of(), refused, round);
+            assertEquals(round.equals("miss"), loader.classFilesMade() > 0, round);
+        }
+    }
+
     @Test
     void twoJvmsWritingOneCacheAtOnceLeaveOnlyValidEntries() throws Exception {
         Path cache = tmp.resolve("cache");
@@ -346,8 +371,12 @@ class ClassCacheTest {
     }
 
     static List<String> names() throws Exception {
+        return names(SCOPE);
+    }
+
+    static List<String> names(String... packages) throws Exception {
         List<String> out = new ArrayList<>();
-        for (String p : SCOPE) {
+        for (String p : packages) {
             Path dir = Paths.get(ClassCacheTest.class.getResource("/" + p.replace('.', '/')).toURI());
             try (Stream<Path> s = Files.list(dir)) {
                 s.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".class") && !f.equals("package-info.class"))

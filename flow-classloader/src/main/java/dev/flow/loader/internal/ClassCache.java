@@ -750,7 +750,10 @@ public final class ClassCache {
                     @Override
                     public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
                         if (pending != null) {
-                            after.add(() -> super.visitFrame(type, numLocal, local, numStack, stack));
+                            // ClassReader reads the next frame into these same arrays as soon as this call returns.
+                            Object[] l = local == null ? null : local.clone();
+                            Object[] st = stack == null ? null : stack.clone();
+                            after.add(() -> super.visitFrame(type, numLocal, l, numStack, st));
                         } else {
                             super.visitFrame(type, numLocal, local, numStack, stack);
                         }
