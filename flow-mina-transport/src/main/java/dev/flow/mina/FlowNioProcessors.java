@@ -2,6 +2,7 @@ package dev.flow.mina;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.util.AbstractQueue;
 import java.util.ArrayList;
@@ -259,9 +260,14 @@ final class FlowNioProcessors {
             return false;
         }
 
+        /** Whether {@code k}'s session has sent bytes before and is readable now (not if its key was just cancelled). */
         private static boolean isEstablishedAndReadable(SelectionKey k) {
             Object a = k.attachment();
-            return a instanceof NioSession && ((NioSession) a).getReadBytes() > 0 && k.isValid() && k.isReadable();
+            try {
+                return a instanceof NioSession && ((NioSession) a).getReadBytes() > 0 && k.isValid() && k.isReadable();
+            } catch (CancelledKeyException e) {
+                return false;
+            }
         }
 
         /**
