@@ -114,7 +114,8 @@ public final class TransportConfig {
      * up, by transports that rely on their I/O framework's idle detection (MINA). A busy server does
      * not make a peer idle: the MINA transport does not close a session whose input the handler has
      * not read yet (unless a write waits for the peer), nor one whose bytes its held I/O thread could
-     * not read.
+     * not read, nor one whose handler has read its request and is busy (computing, or waiting for
+     * anything but the peer's input, a write or a TLS handshake); a read's wait counts from its start.
      */
     public Duration idleTimeout() {
         return idleTimeout;

@@ -2,11 +2,15 @@ package dev.flow.mina;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
 import java.util.AbstractQueue;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -104,6 +108,13 @@ final class FlowNioProcessors {
      * in the queue for the next turns, whose selections do not block while sessions wait, so the
      * established sessions are read between batches of new ones.
      *
+     * <p><b>Established sessions first.</b> In a turn whose selection found an established session (one
+     * that has sent bytes before) readable, the queued new sessions wait for the next turn (which
+     * follows at once; at most every other turn, so that a steady load of established sessions does not
+     * starve new connections), and the turn reads established sessions before sessions that have sent
+     * nothing yet: under a reset flood, the flood's registrations and its resets' reads (each a failed
+     * read, an exception, a close) come after an established session's request, not before it.
+     *
      * <p><b>The loop stays (servers).</b> MINA's loop ends, and gives its thread back to the executor,
      * each time the processor's last session ends; the next session added starts a new loop on the
      * executor (a hand-off to a pooled thread and its wake-up). Under a flood of connections that open
@@ -156,6 +167,11 @@ final class FlowNioProcessors {
         /** Whether the loop stays when the last session ends, until the processor is disposed. */
         private final boolean keepLoop;
 
+        /** Whether the last turn left its new sessions for the next one; loop thread only. */
+        private boolean deferredLastTurn;
+        /** Turns that left their new sessions for the next one, for tests; loop thread only (read racy). */
+        private volatile long deferredTurns;
+
         /**
          * A processor on {@code executor} (called by {@link SimpleIoProcessorPool}), which keeps its loop
          * if {@code executor} is {@link LoopThreads} that {@linkplain LoopThreads#keepLoops() keep loops}.
@@ -201,7 +217,9 @@ final class FlowNioProcessors {
          */
         @Override
         protected int select(long timeout) throws Exception {
-            return selectsNow() ? selectNow() : super.select(timeout);
+            int n = selectsNow() ? selectNow() : super.select(timeout);
+            deferNewSessionsIfEstablishedReady();
+            return n;
         }
 
         /**
@@ -210,7 +228,91 @@ final class FlowNioProcessors {
          */
         @Override
         protected int select() throws Exception {
-            return selectsNow() ? selectNow() : super.select();
+            int n = selectsNow() ? selectNow() : super.select();
+            deferNewSessionsIfEstablishedReady();
+            return n;
+        }
+
+        /**
+         * After a selection: if it found an established session readable and new sessions wait, spends
+         * this turn's budget of new sessions (they are registered next turn), unless the previous turn
+         * did so already.
+         */
+        private void deferNewSessionsIfEstablishedReady() {
+            if (newSessions == null) {
+                return;
+            }
+            boolean defer = !deferredLastTurn && !newSessions.isEmpty() && establishedReady();
+            if (defer) {
+                newSessions.spendTurn();
+                deferredTurns++;
+            }
+            deferredLastTurn = defer;
+        }
+
+        /** Whether the selected keys hold an established session that is readable. */
+        private boolean establishedReady() {
+            for (SelectionKey k : selector.selectedKeys()) {
+                if (isEstablishedAndReadable(k)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether {@code k}'s session has sent bytes before and is readable now (not if its key was just cancelled). */
+        private static boolean isEstablishedAndReadable(SelectionKey k) {
+            Object a = k.attachment();
+            try {
+                return a instanceof NioSession && ((NioSession) a).getReadBytes() > 0 && k.isValid() && k.isReadable();
+            } catch (CancelledKeyException e) {
+                return false;
+            }
+        }
+
+        /**
+         * The selected sessions, established readable ones first (see the class comment); removing
+         * one removes its key from the selected set, as MINA's iterator does.
+         */
+        @Override
+        protected Iterator<NioSession> selectedSessions() {
+            Set<SelectionKey> keys = selector.selectedKeys();
+            if (keys.size() < 2) {
+                return super.selectedSessions();
+            }
+            List<SelectionKey> first = new ArrayList<>(keys.size());
+            List<SelectionKey> rest = new ArrayList<>(keys.size());
+            for (SelectionKey k : keys) {
+                (isEstablishedAndReadable(k) ? first : rest).add(k);
+            }
+            if (first.isEmpty() || rest.isEmpty()) {
+                return super.selectedSessions();
+            }
+            first.addAll(rest);
+            return new Iterator<NioSession>() {
+                private int next;
+
+                @Override
+                public boolean hasNext() {
+                    return next < first.size();
+                }
+
+                @Override
+                public NioSession next() {
+                    if (next >= first.size()) {
+                        throw new NoSuchElementException();
+                    }
+                    return (NioSession) first.get(next++).attachment();
+                }
+
+                @Override
+                public void remove() {
+                    if (next == 0) {
+                        throw new IllegalStateException("remove before next");
+                    }
+                    keys.remove(first.get(next - 1));
+                }
+            };
         }
 
         /**
@@ -380,6 +482,11 @@ final class FlowNioProcessors {
             return n;
         }
 
+        /** The number of turns that left their new sessions for the next one, established sessions being ready (for tests). */
+        long deferredTurns() {
+            return deferredTurns;
+        }
+
         /** The number of real {@code selector.wakeup()} calls so far (for tests). */
         long selectorWakeups() {
             return selectorWakeups.get();
@@ -431,6 +538,11 @@ final class FlowNioProcessors {
         /** Restores the budget of this turn. */
         void newTurn() {
             polled = 0;
+        }
+
+        /** Spends the budget of this turn: {@link #poll()} hands out nothing until the next {@link #newTurn()}. */
+        void spendTurn() {
+            polled = perTurn;
         }
 
         /** The head, or {@code null} if the queue is empty or this turn's budget is spent. */

@@ -150,6 +150,13 @@ public final class MinaTransport implements AsyncTransport {
     /** Why the session was ended from this side (server stopped, idle), for reads and writes. */
     private volatile IOException ended;
     private Signal waiter;
+    /** Whether a read has polled the input: the handler has started reading. */
+    private boolean polled;
+    /**
+     * When ({@code System.currentTimeMillis()}) the waiting read began to wait for the peer, 0 while no
+     * read waits: set when a read finds nothing and waits, cleared by the next poll.
+     */
+    private long readWaitSince;
     /** Whether reading is (to be) suspended; read and written under lock, applied by adjustTraffic. */
     private boolean readSuspended;
     /** How many writes failed, the first failure and the later distinct ones. */
@@ -931,6 +938,8 @@ public final class MinaTransport implements AsyncTransport {
     /** The start of every poll, under lock: input seen, transport open, a request started if input is buffered. */
     private void beginPoll() throws IOException {
         arrived = false;
+        polled = true;
+        readWaitSince = 0;
         checkReadable();
         startRequestIfInput();
     }
@@ -1019,6 +1028,7 @@ public final class MinaTransport implements AsyncTransport {
             }
             stale = waiter;
             s = waiter = new Signal();
+            readWaitSince = System.currentTimeMillis();
         }
         if (stale != null) {
             // Left behind by a wait that timed out: release its action instead of keeping it forever.
@@ -1438,18 +1448,45 @@ public final class MinaTransport implements AsyncTransport {
     }
 
     /**
-     * Ends the session for its idle timeout if it has had no input or output for that long and the
-     * peer is not waiting for the server: input the handler has not looked at since it arrived, with
-     * no write waiting for the peer to read it, is the server's to serve (its workers were busy), not
-     * a sign of an idle peer (#14).
+     * Ends the session for its idle timeout if it has had no input or output for that long, the peer is
+     * not waiting for the server, and the server is not busy with the session (#14). The peer waits
+     * when input arrived that the handler has not looked at, with no write waiting for the peer to read
+     * it: the server's to serve (its workers were busy), not a sign of an idle peer. The server is busy
+     * when its handler has started reading and now waits for neither input (then the idle time counts
+     * from the start of that wait, not from the last input), a write, nor a TLS handshake: it computes,
+     * or waits for something other than the peer, with its request read.
      */
     private void idleIfStill() {
         long idle = session.getConfig().getBothIdleTimeInMillis();
-        if (idle <= 0 || System.currentTimeMillis() - session.getLastIoTime() < idle || peerWaits()) {
+        if (idle <= 0 || peerWaits()) {
+            return;
+        }
+        long waitingSince = serverWaitsForPeerSince();
+        if (waitingSince < 0 || System.currentTimeMillis() - Math.max(session.getLastIoTime(), waitingSince) < idle) {
             return;
         }
         abort(new SocketTimeoutException("connection idle for " + config.idleTimeout().toMillis()
                 + " ms (idleTimeout)"));
+    }
+
+    /**
+     * Since when ({@code System.currentTimeMillis()}, 0 for "as long as the session's last I/O says")
+     * the server waits for the peer, or -1 if it does not: its handler has started reading and waits for
+     * neither input, a write, nor a TLS handshake. Before the handler's first read (a session not yet
+     * started, or one whose peer sent nothing) the session's last I/O decides, as a silent peer's does.
+     */
+    private long serverWaitsForPeerSince() {
+        IoFutureAwaitable w = lastWrite;
+        Signal tls = tlsHandshake;
+        if ((w != null && !w.isDone()) || (tls != null && !tls.isDone())) {
+            return 0;
+        }
+        synchronized (lock) {
+            if (readWaitSince != 0) {
+                return readWaitSince;
+            }
+            return polled ? -1 : 0;
+        }
     }
 
     /** Whether input arrived that no read has seen yet, and no write waits for the peer to take it. */

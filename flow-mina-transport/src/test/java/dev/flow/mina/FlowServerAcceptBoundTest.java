@@ -102,21 +102,24 @@ class FlowServerAcceptBoundTest {
     }
 
     /**
-     * An established session's request is read before the I/O thread has registered every new session
-     * queued on it: its only I/O thread is held by one new session's registration while a child JVM
-     * opens {@value #QUEUED} more connections and the established session sends a line; once released,
-     * the thread registers at most {@link FlowNioProcessors#NEW_SESSIONS_PER_TURN} new sessions per turn
-     * and reads the established session in the turn after the held one (MINA's loop registered all of
-     * them first). Every session is served afterwards.
+     * An established session's request is read before the I/O thread does more for new sessions: its
+     * only I/O thread is held by one new session's registration while a child JVM opens {@value #QUEUED}
+     * more connections (each sends a line) and the established session sends a line. Once released, the
+     * held turn registers the rest of its budget ({@link FlowNioProcessors#NEW_SESSIONS_PER_TURN} new
+     * sessions; MINA's loop registered all of them), and the next turn, which finds the established
+     * session readable, reads it before it registers more new sessions or reads those registered (their
+     * lines are ready too). Every session is served afterwards.
      */
     @ParameterizedTest
     @EnumSource(ServerMode.class)
-    void anEstablishedSessionIsReadBetweenBatchesOfQueuedNewSessions(ServerMode mode) throws Exception {
+    void anEstablishedSessionsRequestIsReadBeforeTheTurnRegistersOrReadsNewSessions(ServerMode mode) throws Exception {
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger created = new AtomicInteger();
         AtomicInteger opened = new AtomicInteger();
         AtomicInteger openedAtRequest = new AtomicInteger(-1);
+        AtomicInteger newReads = new AtomicInteger();
+        AtomicInteger newReadsAtRequest = new AtomicInteger(-1);
         AtomicBoolean greeted = new AtomicBoolean();
         Queue<String> outcomes = new ConcurrentLinkedQueue<>();
         FlowServer server = mode.builder(scheduler)
@@ -145,8 +148,11 @@ class FlowServerAcceptBoundTest {
                     @Override
                     public void messageReceived(NextFilter next, IoSession session, Object message) throws Exception {
                         // the established session's second line, after its greeting
-                        if (Integer.valueOf(1).equals(session.getAttribute("n")) && greeted.getAndSet(true)) {
+                        if (!Integer.valueOf(1).equals(session.getAttribute("n"))) {
+                            newReads.incrementAndGet();
+                        } else if (greeted.getAndSet(true)) {
                             openedAtRequest.compareAndSet(-1, opened.get());
+                            newReadsAtRequest.compareAndSet(-1, newReads.get());
                         }
                         next.messageReceived(session, message);
                     }
@@ -176,10 +182,13 @@ class FlowServerAcceptBoundTest {
                     release.countDown();
                 }
                 assertEquals("request", in.readLine(), "the established session's answer");
+                assertEquals(0, newReadsAtRequest.get(), "new sessions' lines read before the established session's request");
                 int before = openedAtRequest.get();
-                assertTrue(before >= 2 && before <= 1 + 2 * FlowNioProcessors.NEW_SESSIONS_PER_TURN,
+                assertTrue(before >= 2 && before <= 1 + FlowNioProcessors.NEW_SESSIONS_PER_TURN,
                         "sessions opened when the established session's request was read: " + before + " (expected: 2.."
-                                + (1 + 2 * FlowNioProcessors.NEW_SESSIONS_PER_TURN) + "; " + (QUEUED + 2) + " if all queued went first)");
+                                + (1 + FlowNioProcessors.NEW_SESSIONS_PER_TURN) + ", the held turn's; "
+                                + (1 + 2 * FlowNioProcessors.NEW_SESSIONS_PER_TURN) + " if the next turn registered first, "
+                                + (QUEUED + 2) + " if all queued went first)");
                 assertEquals("echoed " + QUEUED, burstOut.readLine(), "the client's echoes");
             } finally {
                 if (!client.waitFor(30, TimeUnit.SECONDS)) {

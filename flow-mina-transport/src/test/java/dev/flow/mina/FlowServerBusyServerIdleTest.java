@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.flow.FlowScheduler;
 import dev.flow.TransportConfig;
 import dev.flow.loader.ContinuationClassLoader;
+import flowtest.mina.StallingEcho;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -34,8 +35,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * {@link TransportConfig#idleTimeout()} measures the peer, not the server (#14): a session whose
  * request waits for a busy server (its only worker, or its I/O thread, held longer than the idle
- * timeout, as by a cold class load) is answered, not closed as idle; a peer that goes silent, or
- * stops reading the answers, is still closed.
+ * timeout, as by a cold class load) is answered, not closed as idle, and so is a session whose handler,
+ * having read its request, is busy for longer than the idle timeout; a peer that goes silent, or stops
+ * reading the answers, is still closed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FlowServerBusyServerIdleTest {
@@ -90,6 +92,23 @@ class FlowServerBusyServerIdleTest {
             assertEquals("b", rb.readLine(), "b's answer, its line read after the hold");
         }
         awaitEnded(server, 2, () -> server.stats().completed() == 2);
+        assertEquals(0, server.stats().timedOut(), server.stats().toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aHandlerBusyLongerThanTheIdleTimeoutAfterReadingItsRequestIsAnsweredNotClosedAsIdle(ServerMode mode)
+            throws Exception {
+        FlowServer server = start(mode.builder(scheduler), false);
+        try (Socket a = connect(server)) {
+            BufferedReader ra = reader(a);
+            send(a, "hello");
+            assertEquals("hello", ra.readLine());
+            // The handler has read its request and sleeps three idle timeouts: the server, not the peer, is busy.
+            send(a, "sleep");
+            assertEquals("sleep", ra.readLine(), "the answer after the handler's sleep of " + StallingEcho.SLEEP);
+        }
+        awaitEnded(server, 1, () -> server.stats().completed() == 1);
         assertEquals(0, server.stats().timedOut(), server.stats().toString());
     }
 

@@ -215,9 +215,12 @@ enum Peer {
     private static void resetMidResponse(InetSocketAddress address) throws IOException, Unexpected {
         try (Socket s = connect(address, 0)) {
             s.getOutputStream().write("BLOB 8388608\n".getBytes(StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
             int got = s.getInputStream().readNBytes(32 * 1024).length;
             if (got != 32 * 1024) {
-                throw new Unexpected("reset mid-response: only " + got + " bytes of the blob before end of stream");
+                // The time tells a server that closed the session (its idle timeout, a stop) from a fast failure.
+                throw new Unexpected("reset mid-response: only " + got + " bytes of the blob before end of stream, "
+                        + elapsedMs(start) + " ms after the request");
             }
             s.setSoLinger(true, 0);
         }
@@ -229,16 +232,36 @@ enum Peer {
         try (Socket s = connect(address, 8 * 1024)) {
             s.getOutputStream().write(("BLOB " + blob + "\n").getBytes(StandardCharsets.US_ASCII));
             long start = System.nanoTime();
-            Thread.sleep(o.writeTimeout.toMillis() + 3_000);
+            long pauseMs = o.writeTimeout.toMillis() + 3_000;
+            long firstByteMs = awaitFirstByte(s, start, pauseMs);
             long got = drain(s, o.writeTimeout.toMillis() + SLACK_MS);
             if (got < 0) {
                 throw new Unexpected("stop reading: session still open " + elapsedMs(start) + " ms after the peer "
                         + "stopped reading (write timeout " + o.writeTimeout.toMillis() + " ms)");
             }
             if (got >= blob) {
-                throw new Unexpected("stop reading: the whole " + blob + "-byte blob was sent; the write never timed out");
+                throw new Unexpected("stop reading: the whole " + blob + "-byte blob was sent; the write never timed out ("
+                        + (firstByteMs < 0 ? "no byte of it arrived" : "its first byte arrived " + firstByteMs + " ms after the request")
+                        + " during the peer's pause of " + pauseMs + " ms; a write times out after "
+                        + o.writeTimeout.toMillis() + " ms of the peer not reading)");
             }
         }
+    }
+
+    /**
+     * Sleeps until {@code pauseMs} after {@code start} without reading, looking every 50 ms whether
+     * bytes arrived; returns when the first did (ms after {@code start}), or -1 if none did.
+     */
+    private static long awaitFirstByte(Socket s, long start, long pauseMs) throws IOException, InterruptedException {
+        long first = -1;
+        InputStream in = s.getInputStream();
+        for (long left = pauseMs - elapsedMs(start); left > 0; left = pauseMs - elapsedMs(start)) {
+            Thread.sleep(Math.min(50, left));
+            if (first < 0 && in.available() > 0) {
+                first = elapsedMs(start);
+            }
+        }
+        return first;
     }
 
     /** Returns the ms the server took to close the session. */

@@ -1,0 +1,31 @@
+package dev.flow.bench.hostile.probe;
+
+import dev.flow.Transport;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+
+/**
+ * The server side of {@code LatencyProbe}: for each line (a client's send time, {@code System.nanoTime()})
+ * answers the line and the time the handler got it. Loaded through the {@code ContinuationClassLoader} in
+ * continuation mode, normally on a virtual thread. One instance per session, called on one thread at a time.
+ */
+public final class StampEcho implements Callable<Long> {
+    private final Transport transport;
+
+    /** Creates the handler of one session. */
+    public StampEcho(Transport transport) {
+        this.transport = transport;
+    }
+
+    /** Answers every line with the time the handler got it; returns how many. */
+    @Override
+    public Long call() throws IOException {
+        long answered = 0;
+        for (String sent = transport.readLine(); sent != null; sent = transport.readLine()) {
+            transport.writeLine(sent + " " + System.nanoTime());
+            transport.flush();
+            answered++;
+        }
+        return answered;
+    }
+}
