@@ -196,6 +196,34 @@ public class FlowInputStreamReader extends InputStreamReader {
         return read(cbuf, 0, cbuf.length);
     }
 
+    /**
+     * As {@code Reader.read(CharBuffer)}, through this reader's {@link #read(char[], int, int)}: the JDK's
+     * {@code InputStreamReader} overrides it with a read through its own decoder over the stream, which this
+     * reader does not use (the characters this reader buffered would be skipped, the stream read inside JDK
+     * frames). {@code Scanner} reads its {@code Readable} this way.
+     */
+    @Override
+    public int read(CharBuffer target) throws IOException {
+        int n;
+        if (target.hasArray()) {
+            char[] cbuf = target.array();
+            int pos = target.position();
+            int rem = Math.max(target.limit() - pos, 0);
+            n = read(cbuf, target.arrayOffset() + pos, rem);
+            if (n > 0) {
+                target.position(pos + n);
+            }
+        } else {
+            int len = target.remaining();
+            char[] cbuf = new char[len];
+            n = read(cbuf, 0, len);
+            if (n > 0) {
+                target.put(cbuf, 0, n);
+            }
+        }
+        return n;
+    }
+
     /** Decodes into {@code cbuf[off..end)}, at least two chars of room; reads bytes at most once after the first char. */
     private int decode(char[] cbuf, int off, int end) throws IOException {
         CharBuffer cb = CharBuffer.wrap(cbuf, off, end - off).slice();

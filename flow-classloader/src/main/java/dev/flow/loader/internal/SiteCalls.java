@@ -41,6 +41,11 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       are and are preceded by {@code Polling.piped(receiver, site)}, which reports them likewise when
  *       the receiver is a pipe or another stream that waits inside the JDK (a JDK socket's, a process's,
  *       {@code System.in}).
+ *   <li>The JDK's network waits whose answer depends on the receiver or an argument (a name lookup of a name,
+ *       not of an IP literal; a URL connection other than a local file's; a channel in blocking mode; a
+ *       {@code Scanner} made over a source that waits inside the JDK: {@link #network()}) stay as they are and are
+ *       preceded by {@code Polling.<check>(value, site)}, which reports them likewise when they wait; the
+ *       connecting {@code Socket} constructors are {@code UNSUSPENDABLE} rules matched on their own class only.
  * </ul>
  *
  * <p>Stateless; used by the instrumenter under the class loader's initialisation.
@@ -240,14 +245,14 @@ final class SiteCalls {
         return out.toArray(new Rule[0]);
     }
 
-    private static Rule[] synchronizersAndPipes() {
+    private static Rule[] synchronizersPipesAndNetwork() {
         List<Rule> all = new ArrayList<>(Arrays.asList(synchronizers()));
         all.addAll(Arrays.asList(pipes()));
         all.addAll(Arrays.asList(network()));
         return all.toArray(new Rule[0]);
     }
 
-    private static final List<Rule> RULES = declaredByTheJdk(synchronizersAndPipes(),
+    private static final List<Rule> RULES = declaredByTheJdk(synchronizersPipesAndNetwork(),
             new Rule(LOCK, "lock", "()", Kind.LOCK),
             new Rule(LOCK, "lockInterruptibly", "()", Kind.LOCK),
             new Rule(LOCK, "tryLock", "()", Kind.TRY_LOCK),

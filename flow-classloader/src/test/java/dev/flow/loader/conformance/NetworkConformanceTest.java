@@ -46,6 +46,7 @@ class NetworkConformanceTest extends ConformanceSuite {
                 Case.of(p + "PipeChannelBlocking").pins(blocking),
                 Case.of(p + "NonBlockingChannelsAreNotReported"),
                 Case.of(p + "ScannerOverJdkSocket").pins(blocking),
+                Case.of(p + "ScannerOverReaderOverJdkSocket").pins("it is called back through an uninstrumented frame"),
                 Case.of(p + "ScannerOverStringIsNotReported"));
     }
 }

@@ -27,8 +27,8 @@ final class JdkBlockingAllowList {
             + "Polling.isJdkSocketStream), a process's streams (Process.getInputStream..., Polling.isProcessStream) "
             + ", System.in and a URL connection's streams (Polling.isUrlStream); unreported, a JDK decorator "
             + "made outside the scope over any of them: what it wraps is a protected field (FilterInputStream.in, "
-            + "BufferedReader's private in...) of java.io, which java.base does not open to reflection (README "
-            + "'Blocking calls with no suspendable form')";
+            + "BufferedReader's private in...) of java.io, which java.base does not open to reflection (sun.misc.Unsafe "
+            + "could read it, warning on JDK 24+: not used) (README 'Blocking calls with no suspendable form')";
     static final String SCANNER = "reads its source inside the JDK's frames: over a transport view it pins, "
             + "reported through the view (refused in strict mode when a read reaches the view); over a string "
             + "it never waits; one made in the scope over a pipe, a JDK socket's, a process's or a URL connection's "
