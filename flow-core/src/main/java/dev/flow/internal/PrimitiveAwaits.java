@@ -430,10 +430,12 @@ public final class PrimitiveAwaits {
             long pause = Polling.pauseNanos(attempt);
             if (nanos > 0) {
                 long left = nanos - (System.nanoTime() - start);
-                if (left <= 0) {
+                if (left <= 0 && attempt > 0) {
                     return null;
                 }
-                pause = Math.min(pause, left);
+                // A positive timeout waits at least once, as the JDK's enters its wait: the first pause is a
+                // yield, however long the thread was held up since the start.
+                pause = Math.min(pause, Math.max(left, 0));
             }
             Object w = pause == 0 ? Polling.YIELD : Polling.PAUSE;
             if (interruptible) {

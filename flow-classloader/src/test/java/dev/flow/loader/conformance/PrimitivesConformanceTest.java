@@ -20,6 +20,7 @@ class PrimitivesConformanceTest extends ConformanceSuite {
                 Case.of(p + "PutIntoFullQueue").suspends(),
                 Case.of(p + "PollTimesOut").suspends(),
                 Case.of(p + "OfferTimesOut").suspends(),
+                Case.of(p + "TimedWaitsOfOneNanosecond").suspends(),
                 Case.of(p + "LatchFromSiblingFlows").suspends(),
                 Case.of(p + "LatchAwaitFromOtherThread").suspends(),
                 Case.of(p + "LatchAwaitTimesOut").suspends(),
