@@ -354,9 +354,19 @@ final class FlowNioProcessors {
             super.wakeup();
         }
 
-        /** Reads into {@code buf}, or returns 0 at once if the last read into it was short. */
+        /**
+         * Reads into {@code buf}, or returns 0 at once if the last read into it was short; for a session
+         * whose transport reads directly, reads and delivers through its {@link DirectReader} instead and
+         * returns 0 (or -1 at the end of the stream, which MINA passes through the chain).
+         */
         @Override
         protected int read(NioSession session, IoBuffer buf) throws Exception {
+            MinaTransport t = MinaTransport.of(session);
+            DirectReader reader = t == null ? null : t.directReader();
+            if (reader != null && reader.enabled()) {
+                readCalls.lazySet(readCalls.get() + 1);
+                return reader.read() < 0 ? -1 : 0;
+            }
             IoBuffer drained = shortRead;
             shortRead = null;
             if (drained == buf) {

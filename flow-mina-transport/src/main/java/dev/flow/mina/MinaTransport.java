@@ -22,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.io.OutputStream;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -178,6 +179,8 @@ public final class MinaTransport implements AsyncTransport {
     private volatile IoFutureAwaitable lastWrite;
     /** Writes straight to the socket when nothing is queued, or {@code null} (see {@link DirectWriter}). */
     private final DirectWriter direct;
+    /** Reads the socket from the thread that needs its bytes, or {@code null} (see {@link DirectReader}). */
+    private final DirectReader reader;
     /** Set once MINA reported the session closed. */
     private volatile boolean sessionClosed;
     /** Buffers handed to the network (straight to the socket or to MINA's queue); for tests. */
@@ -234,6 +237,7 @@ public final class MinaTransport implements AsyncTransport {
         this.lowWater = highWater / 2;
         this.requestTimeoutNanos = saturatedNanos(config.requestTimeout());
         this.direct = DirectWriter.of(session);
+        this.reader = DirectReader.of(session, this);
         this.consolidate = Boolean.parseBoolean(System.getProperty(CONSOLIDATE_PROPERTY, "true"));
         long idle = config.idleTimeout().toMillis();
         if (idle > 0) {
@@ -743,6 +747,9 @@ public final class MinaTransport implements AsyncTransport {
         if (direct != null) {
             direct.disable();
         }
+        if (reader != null) {
+            reader.disable();
+        }
         try {
             chain.addFirst(FilterList.TLS, new UpgradeFilter(upgrade));
         } catch (RuntimeException e) {
@@ -1005,12 +1012,16 @@ public final class MinaTransport implements AsyncTransport {
 
     /**
      * Returns an awaitable that is already done if input, end of stream or a failure arrived since
-     * the last poll, and otherwise completes, on a MINA thread, when the next one arrives. Each call
+     * the last poll (first read from the socket on this thread, see {@link DirectReader}), and otherwise
+     * completes, on a MINA thread, when the next one arrives. Each call
      * replaces the previous pending awaitable, which completes at once (a spurious wake-up for a wait
      * that has already timed out), so only one reader may wait at a time.
      */
     @Override
     public Awaitable inputReady() {
+        if (reader != null) {
+            readDirectly();
+        }
         Signal s;
         Signal stale;
         synchronized (lock) {
@@ -1025,6 +1036,25 @@ public final class MinaTransport implements AsyncTransport {
             stale.complete();
         }
         return s;
+    }
+
+    /**
+     * Before a reader waits: reads what the socket has on this thread ({@link DirectReader}), unless input
+     * arrived since the last poll, the input ended or failed, or reads are suspended (back-pressure).
+     * Bytes read are appended as the I/O thread's are, and mark input as arrived.
+     */
+    private void readDirectly() {
+        synchronized (lock) {
+            if (arrived || eof || closed || failure != null || in.failed() || readSuspended) {
+                return;
+            }
+        }
+        reader.readBeforeWait();
+    }
+
+    /** The direct reader the session's I/O thread reads through, or {@code null} (MINA's read and chain). */
+    DirectReader directReader() {
+        return reader;
     }
 
     /** Queues {@code line} and the line separator, encoded with the configured charset; never waits. */
@@ -1336,20 +1366,41 @@ public final class MinaTransport implements AsyncTransport {
 
     /** Buffers received bytes and wakes the reader; called by MINA, never blocks. */
     void onReceived(IoBuffer data) {
+        Signal s = receive(data.buf(), false);
+        if (s != null) {
+            s.complete();
+        }
+    }
+
+    /**
+     * Buffers the bytes a {@link DirectReader} read (consuming {@code data}) and returns the waiting
+     * reader's signal, which the caller completes once it has released its read flag, or {@code null};
+     * never blocks.
+     */
+    Signal receiveDirect(ByteBuffer data) {
+        return receive(data, true);
+    }
+
+    /**
+     * Buffers {@code data} and returns the waiting reader's signal, or {@code null}. With {@code
+     * adjustFirst}, applies back-pressure before returning; otherwise completes the signal first, then
+     * applies it (MINA's path, whose flows an I/O thread may run inline in {@code complete}).
+     */
+    private Signal receive(ByteBuffer data, boolean adjustFirst) {
         Signal s;
         boolean adjust;
         long delta;
         synchronized (lock) {
             if (closed || eof || failure != null || in.failed()) {
-                return;
+                return null;
             }
             if (tlsPlainDropped && session.getAttribute(SslFilter.SSL_SECURED) == null) {
                 // Read before the SslFilter was in place: plain text sent after the upgrade command.
                 tlsDropped += data.remaining();
-                return;
+                return null;
             }
             received += data.remaining();
-            in.append(data.buf());
+            in.append(data);
             arrived = true;
             s = takeWaiter();
             delta = account();
@@ -1357,12 +1408,14 @@ public final class MinaTransport implements AsyncTransport {
         }
         settle(delta);
         adjust |= budget != null && budget.exhausted();
-        if (s != null) {
+        if (!adjustFirst && s != null) {
             s.complete();
+            s = null;
         }
         if (adjust) {
             adjustTraffic();
         }
+        return s;
     }
 
     /** Marks the end of the input (peer closed, shut its output down, or the session closed). */
