@@ -17,10 +17,14 @@ import org.apache.mina.transport.socket.nio.NioSession;
  *
  * <p><b>When.</b> As {@link DirectWriter}: only for a TCP {@link NioSession} whose filter chain holds no
  * filter but Flow's own {@link DirectWriter.Passive} ones (no TLS, no codec, no user filter: those see
- * every byte, through MINA's read), whose handler is Flow's {@link TransportIoHandler}, and not after
- * {@link #disable()} (a TLS upgrade). The system property {@value #PROPERTY} (read once per transport)
- * chooses when a flow's thread tries the socket: {@code always} (the default), {@code adaptive}, or {@code
- * false}, which leaves every read to MINA's I/O thread and filter chain, to compare.
+ * every byte, through MINA's read), whose handler is Flow's {@link TransportIoHandler} and whose I/O
+ * thread is a {@link FlowNioProcessors.FlowNioProcessor} (which reads through this reader; MINA's own
+ * processor reads through the chain, which no direct read could exclude), and not after
+ * {@link #disable()} (a TLS upgrade). The system property {@value #PROPERTY} (read once per transport,
+ * when its session is created) turns direct reads on: {@code always} (a reader's thread tries the socket
+ * before every wait) or {@code adaptive} (see below); {@code false}, the default, leaves every read to
+ * MINA's I/O thread and filter chain. Off by default because it did not measurably pay in lock-step loads
+ * (bench/RESULTS.md, "Reads from the flow's own thread").
  *
  * <p><b>Adaptive.</b> In a lock-step exchange (a request, then its reply) the reply is rarely in the
  * kernel yet when the reader asks for it, and the try costs a system call that finds nothing. With {@code
@@ -93,12 +97,12 @@ final class DirectReader {
      * @throws IllegalArgumentException if {@value #PROPERTY} is not {@code always}, {@code adaptive} or {@code false}
      */
     static DirectReader of(IoSession session, MinaTransport transport) {
-        String mode = System.getProperty(PROPERTY, "always");
+        String mode = System.getProperty(PROPERTY, "false");
         if (!mode.equals("always") && !mode.equals("adaptive") && !mode.equals("false")) {
             throw new IllegalArgumentException(PROPERTY + ": " + mode + " (expected: always, adaptive or false)");
         }
         if (!(session instanceof NioSession) || !(session.getHandler() instanceof TransportIoHandler)
-                || mode.equals("false")) {
+                || mode.equals("false") || !FlowNioProcessors.FlowNioProcessor.readsThroughDirectReaders(session)) {
             return null;
         }
         IoFilterChain chain = session.getFilterChain();
@@ -153,9 +157,11 @@ final class DirectReader {
             try {
                 n = channel.read(b);
             } catch (IOException e) {
-                // What Flow's I/O thread does with a failed read: the session closes, the chain hears why.
-                session.closeNow();
+                // What Flow's I/O thread does with a failed read: the chain hears why, the session closes.
+                // The failure first: closed from another thread than its I/O thread, the session's
+                // sessionClosed may run there at once, and a reader woken by it would see an end of stream.
                 session.getFilterChain().fireExceptionCaught(e);
+                session.closeNow();
                 return 0;
             }
             if (n > 0) {

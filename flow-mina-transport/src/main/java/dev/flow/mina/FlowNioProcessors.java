@@ -134,6 +134,10 @@ final class FlowNioProcessors {
         private volatile Thread loopThread;
         private volatile boolean wakeupDeferred;
 
+        /** Set on the sessions this processor reads (see {@link #readsThroughDirectReaders}). */
+        private static final org.apache.mina.core.session.AttributeKey FLOW_READS_KEY =
+                new org.apache.mina.core.session.AttributeKey(FlowNioProcessor.class, "reads");
+
         /** The processor whose loop runs on the current thread, set at each selection. */
         private static final ThreadLocal<FlowNioProcessor> LOOP = new ThreadLocal<>();
 
@@ -352,6 +356,22 @@ final class FlowNioProcessors {
             }
             selectorWakeups.incrementAndGet();
             super.wakeup();
+        }
+
+        /** Marks {@code session} as read by this processor (see {@link #readsThroughDirectReaders}), then registers it. */
+        @Override
+        protected void init(NioSession session) throws Exception {
+            session.setAttribute(FLOW_READS_KEY, Boolean.TRUE);
+            super.init(session);
+        }
+
+        /**
+         * Whether {@code session}'s I/O thread is one of these processors, which read a session through its
+         * transport's {@link DirectReader} when it has one: only then may another thread read it directly
+         * (MINA's own processor reads through the chain, with no exclusion from a direct read).
+         */
+        static boolean readsThroughDirectReaders(org.apache.mina.core.session.IoSession session) {
+            return session.getAttribute(FLOW_READS_KEY) != null;
         }
 
         /**

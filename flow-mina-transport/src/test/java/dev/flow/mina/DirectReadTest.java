@@ -1,6 +1,7 @@
 package dev.flow.mina;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.FlowScheduler;
@@ -19,20 +20,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * {@link DirectReader}: a reader whose input is empty reads the bytes waiting in its socket on its own
  * thread, without a turn of the session's I/O thread, on the server (a flow on a worker) and on the
- * client (a plain thread over a connector's transport).
+ * client (a plain thread over a connector's transport), with {@code -Dflow.mina.directReads=always}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DirectReadTest {
@@ -53,11 +57,59 @@ class DirectReadTest {
     private final CountDownLatch releaseFlow = new CountDownLatch(1);
     private FlowConnector connector;
 
+    /** The property's value before the test (direct reads are off by default). */
+    private String property;
+
+    @BeforeEach
+    void directReadsOn() {
+        property = System.setProperty(DirectReader.PROPERTY, "always");
+    }
+
     @AfterEach
     void closeAll() throws Exception {
         releaseIo.countDown();
         releaseFlow.countDown();
-        Teardown.closeAll(connector != null ? connector : FlowConnector.builder().build(), servers, scheduler);
+        try {
+            Teardown.closeAll(connector != null ? connector : FlowConnector.builder().build(), servers, scheduler);
+        } finally {
+            if (property == null) {
+                System.clearProperty(DirectReader.PROPERTY);
+            } else {
+                System.setProperty(DirectReader.PROPERTY, property);
+            }
+        }
+    }
+
+    @Test
+    void aSessionOfMinasOwnProcessorIsNeverReadDirectly() throws Exception {
+        CompletableFuture<MinaTransport> opened = new CompletableFuture<>();
+        NioSocketAcceptor acceptor = new NioSocketAcceptor(1);
+        acceptor.setHandler(new TransportIoHandler(TransportConfig.DEFAULT, new TransportIoHandler.Listener() {
+            @Override
+            public void opened(MinaTransport t) {
+                opened.complete(t);
+            }
+
+            @Override
+            public void closed(MinaTransport t) {
+            }
+        }));
+        try {
+            acceptor.bind(new InetSocketAddress(Pairs.LOOPBACK, 0));
+            try (Socket s = new Socket(Pairs.LOOPBACK, acceptor.getLocalAddress().getPort())) {
+                // MINA's processor reads through the chain: a direct read beside it could reorder the bytes
+                assertEquals(null, opened.get(10, TimeUnit.SECONDS).directReader());
+            }
+        } finally {
+            acceptor.dispose(true);
+        }
+    }
+
+    @Test
+    void aValueOfThePropertyOtherThanAlwaysAdaptiveOrFalseIsRefusedByName() {
+        System.setProperty(DirectReader.PROPERTY, "sometimes");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DirectReader.of(null, null));
+        assertEquals("flow.mina.directReads: sometimes (expected: always, adaptive or false)", e.getMessage());
     }
 
     @Test

@@ -193,6 +193,20 @@ class TlsUpgradeTest {
 
     @Test
     void aFlowResumedOnTheIoThreadThatReadItsStartTlsCommandUpgrades() throws Exception {
+        String property = System.setProperty(DirectReader.PROPERTY, "always");
+        try {
+            aFlowResumedOnTheIoThreadThatReadItsStartTlsCommandUpgradesWithDirectReads();
+        } finally {
+            if (property == null) {
+                System.clearProperty(DirectReader.PROPERTY);
+            } else {
+                System.setProperty(DirectReader.PROPERTY, property);
+            }
+        }
+    }
+
+    /** The I/O thread reads the command through the session's {@link DirectReader}. */
+    private void aFlowResumedOnTheIoThreadThatReadItsStartTlsCommandUpgradesWithDirectReads() throws Exception {
         FlowServer server = start(ServerMode.IO_THREADS, serverUpgrade().build());
         PlainClient c = new PlainClient(server);
         c.send("plain\n");
