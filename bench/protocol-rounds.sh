@@ -14,7 +14,8 @@
 # the server JVM's default options (ServerProcess.DEFAULT_JVM_ARGS of the jar that runs). PERF=1 also counts
 # the server's system calls, context switches and CPU time with perf stat (software events: they need no
 # hardware counters) over WARMUP..WARMUP+STEADY s of each run, into <log>.perf; protocol-medians.py divides
-# them by the requests of the steady state.
+# them by the requests of the steady state. JVM_ARGS_<label>, if set, is added to that label's server JVM
+# options (after SERVER_JVM_ARGS, or the default ones), e.g. JVM_ARGS_adapt=-Dflow.mina.directReads=adaptive.
 set -u
 cd "$(dirname "$0")/.."
 OUT=$1
@@ -26,6 +27,8 @@ STEADY=${STEADY:-10}
 RAMPDOWN=${RAMPDOWN:-1}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 SERVER_JVM_ARGS=${SERVER_JVM_ARGS:-}
+# ServerProcess.DEFAULT_JVM_ARGS, for JVM_ARGS_<label> without SERVER_JVM_ARGS
+DEFAULT_JVM_ARGS="-Xms1g -Xmx1g -XX:+UseG1GC -XX:+AlwaysPreTouch"
 mkdir -p "$OUT"
 for round in $(seq 1 "$ROUNDS"); do
   for load in $LOADS; do
@@ -42,11 +45,16 @@ for round in $(seq 1 "$ROUNDS"); do
         continue
       fi
       log="$OUT/$round-$protocol-$connections-$pipeline-$label.log"
+      extra_var="JVM_ARGS_$label"
+      jvm_args=$SERVER_JVM_ARGS
+      if [ -n "${!extra_var:-}" ]; then
+        jvm_args="${SERVER_JVM_ARGS:-$DEFAULT_JVM_ARGS} ${!extra_var}"
+      fi
       echo "round $round: $protocol c$connections p$pipeline $label ($mode, $jar)"
       timeout $((WARMUP + STEADY + RAMPDOWN + 60)) "$JAVA" -cp "$jar" dev.flow.bench.load.LoadClient \
         --mode="$mode" --protocol="$protocol" --connections="$connections" --pipeline="$pipeline" \
         --warmup-s="$WARMUP" --steady-s="$STEADY" --rampdown-s="$RAMPDOWN" --server-java="$JAVA" \
-        ${SERVER_JVM_ARGS:+--server-jvm-args="$SERVER_JVM_ARGS"} >"$log" 2>&1 &
+        ${jvm_args:+--server-jvm-args="$jvm_args"} >"$log" 2>&1 &
       client=$!
       if [ "${PERF:-0}" = 1 ]; then
         pid=

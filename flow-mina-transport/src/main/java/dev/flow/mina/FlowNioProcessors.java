@@ -145,6 +145,10 @@ final class FlowNioProcessors {
         private volatile Thread loopThread;
         private volatile boolean wakeupDeferred;
 
+        /** Set on the sessions this processor reads (see {@link #readsThroughDirectReaders}). */
+        private static final org.apache.mina.core.session.AttributeKey FLOW_READS_KEY =
+                new org.apache.mina.core.session.AttributeKey(FlowNioProcessor.class, "reads");
+
         /** The processor whose loop runs on the current thread, set at each selection. */
         private static final ThreadLocal<FlowNioProcessor> LOOP = new ThreadLocal<>();
 
@@ -456,9 +460,35 @@ final class FlowNioProcessors {
             super.wakeup();
         }
 
-        /** Reads into {@code buf}, or returns 0 at once if the last read into it was short. */
+        /** Marks {@code session} as read by this processor (see {@link #readsThroughDirectReaders}), then registers it. */
+        @Override
+        protected void init(NioSession session) throws Exception {
+            session.setAttribute(FLOW_READS_KEY, Boolean.TRUE);
+            super.init(session);
+        }
+
+        /**
+         * Whether {@code session}'s I/O thread is one of these processors, which read a session through its
+         * transport's {@link DirectReader} when it has one: only then may another thread read it directly
+         * (MINA's own processor reads through the chain, with no exclusion from a direct read).
+         */
+        static boolean readsThroughDirectReaders(org.apache.mina.core.session.IoSession session) {
+            return session.getAttribute(FLOW_READS_KEY) != null;
+        }
+
+        /**
+         * Reads into {@code buf}, or returns 0 at once if the last read into it was short; for a session
+         * whose transport reads directly, reads and delivers through its {@link DirectReader} instead and
+         * returns 0 (or -1 at the end of the stream, which MINA passes through the chain).
+         */
         @Override
         protected int read(NioSession session, IoBuffer buf) throws Exception {
+            MinaTransport t = MinaTransport.of(session);
+            DirectReader reader = t == null ? null : t.directReader();
+            if (reader != null && reader.enabled()) {
+                readCalls.lazySet(readCalls.get() + 1);
+                return reader.read() < 0 ? -1 : 0;
+            }
             IoBuffer drained = shortRead;
             shortRead = null;
             if (drained == buf) {

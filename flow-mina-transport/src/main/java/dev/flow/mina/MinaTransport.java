@@ -22,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.io.OutputStream;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -54,7 +55,9 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * as the buffered part exceeds the limit; after that every read fails and the session should be
  * closed. Reading from the session (TCP and in-VM pipes) is suspended while the unread input
  * exceeds a high-water mark of at least 64 KiB, so a peer cannot make the buffer grow without bound;
- * the buffer shrinks back once a long line has been consumed. {@link #readFully(int)} allocates its
+ * the buffer shrinks back once a long line has been consumed. With {@code -Dflow.mina.directReads=always}
+ * (or {@code adaptive}) a read that finds nothing buffered first reads the socket on its own thread
+ * ({@link DirectReader}). {@link #readFully(int)} allocates its
  * array as the bytes arrive and, with an {@link InputBudget}, reserves it there first (a read that
  * would exceed the budget fails). When the peer shuts its output down
  * the input ends but the session stays open for writing. With an {@link
@@ -185,6 +188,8 @@ public final class MinaTransport implements AsyncTransport {
     private volatile IoFutureAwaitable lastWrite;
     /** Writes straight to the socket when nothing is queued, or {@code null} (see {@link DirectWriter}). */
     private final DirectWriter direct;
+    /** Reads the socket from the thread that needs its bytes, or {@code null} (see {@link DirectReader}). */
+    private final DirectReader reader;
     /** Set once MINA reported the session closed. */
     private volatile boolean sessionClosed;
     /** Buffers handed to the network (straight to the socket or to MINA's queue); for tests. */
@@ -241,6 +246,7 @@ public final class MinaTransport implements AsyncTransport {
         this.lowWater = highWater / 2;
         this.requestTimeoutNanos = saturatedNanos(config.requestTimeout());
         this.direct = DirectWriter.of(session);
+        this.reader = DirectReader.of(session, this);
         this.consolidate = Boolean.parseBoolean(System.getProperty(CONSOLIDATE_PROPERTY, "true"));
         long idle = config.idleTimeout().toMillis();
         if (idle > 0) {
@@ -750,6 +756,9 @@ public final class MinaTransport implements AsyncTransport {
         if (direct != null) {
             direct.disable();
         }
+        if (reader != null) {
+            reader.disable();
+        }
         try {
             chain.addFirst(FilterList.TLS, new UpgradeFilter(upgrade));
         } catch (RuntimeException e) {
@@ -1014,12 +1023,16 @@ public final class MinaTransport implements AsyncTransport {
 
     /**
      * Returns an awaitable that is already done if input, end of stream or a failure arrived since
-     * the last poll, and otherwise completes, on a MINA thread, when the next one arrives. Each call
+     * the last poll (first read from the socket on this thread, see {@link DirectReader}), and otherwise
+     * completes, on a MINA thread, when the next one arrives. Each call
      * replaces the previous pending awaitable, which completes at once (a spurious wake-up for a wait
      * that has already timed out), so only one reader may wait at a time.
      */
     @Override
     public Awaitable inputReady() {
+        if (reader != null) {
+            readDirectly();
+        }
         Signal s;
         Signal stale;
         synchronized (lock) {
@@ -1035,6 +1048,25 @@ public final class MinaTransport implements AsyncTransport {
             stale.complete();
         }
         return s;
+    }
+
+    /**
+     * Before a reader waits: reads what the socket has on this thread ({@link DirectReader}), unless input
+     * arrived since the last poll, the input ended or failed, or reads are suspended (back-pressure).
+     * Bytes read are appended as the I/O thread's are, and mark input as arrived.
+     */
+    private void readDirectly() {
+        synchronized (lock) {
+            if (arrived || eof || closed || failure != null || in.failed() || readSuspended) {
+                return;
+            }
+        }
+        reader.readBeforeWait();
+    }
+
+    /** The direct reader the session's I/O thread reads through, or {@code null} (MINA's read and chain). */
+    DirectReader directReader() {
+        return reader;
     }
 
     /** Queues {@code line} and the line separator, encoded with the configured charset; never waits. */
@@ -1346,20 +1378,41 @@ public final class MinaTransport implements AsyncTransport {
 
     /** Buffers received bytes and wakes the reader; called by MINA, never blocks. */
     void onReceived(IoBuffer data) {
+        Signal s = receive(data.buf(), false);
+        if (s != null) {
+            s.complete();
+        }
+    }
+
+    /**
+     * Buffers the bytes a {@link DirectReader} read (consuming {@code data}) and returns the waiting
+     * reader's signal, which the caller completes once it has released its read flag, or {@code null};
+     * never blocks.
+     */
+    Signal receiveDirect(ByteBuffer data) {
+        return receive(data, true);
+    }
+
+    /**
+     * Buffers {@code data} and returns the waiting reader's signal, or {@code null}. With {@code
+     * adjustFirst}, applies back-pressure before returning; otherwise completes the signal first, then
+     * applies it (MINA's path, whose flows an I/O thread may run inline in {@code complete}).
+     */
+    private Signal receive(ByteBuffer data, boolean adjustFirst) {
         Signal s;
         boolean adjust;
         long delta;
         synchronized (lock) {
             if (closed || eof || failure != null || in.failed()) {
-                return;
+                return null;
             }
             if (tlsPlainDropped && session.getAttribute(SslFilter.SSL_SECURED) == null) {
                 // Read before the SslFilter was in place: plain text sent after the upgrade command.
                 tlsDropped += data.remaining();
-                return;
+                return null;
             }
             received += data.remaining();
-            in.append(data.buf());
+            in.append(data);
             arrived = true;
             s = takeWaiter();
             delta = account();
@@ -1367,12 +1420,14 @@ public final class MinaTransport implements AsyncTransport {
         }
         settle(delta);
         adjust |= budget != null && budget.exhausted();
-        if (s != null) {
+        if (!adjustFirst && s != null) {
             s.complete();
+            s = null;
         }
         if (adjust) {
             adjustTraffic();
         }
+        return s;
     }
 
     /** Marks the end of the input (peer closed, shut its output down, or the session closed). */

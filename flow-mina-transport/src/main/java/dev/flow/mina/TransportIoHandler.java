@@ -79,6 +79,20 @@ final class TransportIoHandler extends IoHandlerAdapter {
         }
     }
 
+    /**
+     * Buffers the bytes {@code t}'s {@link DirectReader} read from the socket (MINA's chain holds only
+     * passive filters, which do not look at input) and returns the signal to complete, or {@code null};
+     * an {@link OutOfMemoryError} fails the session as in {@link #messageReceived}.
+     */
+    Signal receiveDirect(IoSession session, MinaTransport t, java.nio.ByteBuffer bytes) {
+        try {
+            return t.receiveDirect(bytes);
+        } catch (OutOfMemoryError e) {
+            outOfMemory(session, t, e);
+            return null;
+        }
+    }
+
     /** Fails the session whose input could not be buffered: its bytes are lost, so is the stream. */
     private void outOfMemory(IoSession session, MinaTransport t, OutOfMemoryError e) {
         outOfMemoryErrors.incrementAndGet();

@@ -191,6 +191,39 @@ class TlsUpgradeTest {
         assertEquals(List.of("secured " + s.getSession().getProtocol(), "quit"), List.copyOf(outcomes));
     }
 
+    @Test
+    void aFlowResumedOnTheIoThreadThatReadItsStartTlsCommandUpgrades() throws Exception {
+        String property = System.setProperty(DirectReader.PROPERTY, "always");
+        try {
+            aFlowResumedOnTheIoThreadThatReadItsStartTlsCommandUpgradesWithDirectReads();
+        } finally {
+            if (property == null) {
+                System.clearProperty(DirectReader.PROPERTY);
+            } else {
+                System.setProperty(DirectReader.PROPERTY, property);
+            }
+        }
+    }
+
+    /** The I/O thread reads the command through the session's {@link DirectReader}. */
+    private void aFlowResumedOnTheIoThreadThatReadItsStartTlsCommandUpgradesWithDirectReads() throws Exception {
+        FlowServer server = start(ServerMode.IO_THREADS, serverUpgrade().build());
+        PlainClient c = new PlainClient(server);
+        c.send("plain\n");
+        assertEquals("plain", c.line());
+        // The command arrives while the flow waits for it: the I/O thread that reads it runs the flow, which
+        // upgrades there, inside that thread's read of the session.
+        Conditions.await("the flow to wait for the command", () -> scheduler.stats().suspended() == 1,
+                () -> scheduler.stats().toString());
+        c.send("STARTTLS\n");
+        assertEquals(GO_AHEAD, c.line());
+        SSLSocket s = c.upgrade();
+        assertEquals("secured " + s.getSession().getProtocol() + " true", readLine(s.getInputStream()));
+        send(s, "quit\n");
+        assertEquals("bye", readLine(s.getInputStream()));
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+    }
+
     @ParameterizedTest
     @EnumSource(value = ServerMode.class, names = {"SYNC", "WORKERS"})
     void plainTextPipelinedAfterStartTlsIsDiscardedNotRunInsideTls(ServerMode mode) throws Exception {
