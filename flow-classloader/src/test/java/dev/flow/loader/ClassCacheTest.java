@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.flow.FlowScheduler;
 import dev.flow.SuspendPolicy;
 import dev.flow.internal.Pins;
+import dev.flow.loader.conformance.RouteConformance;
 import dev.flow.loader.internal.ClassCache;
 import flowtest.support.ChildJvm;
 import java.net.URL;
@@ -267,13 +268,14 @@ class ClassCacheTest {
     }
 
     /**
-     * The class files a cache defines, on a miss (written) and on a hit (read), pass the verifier: the
+     * The class files a cache defines for every conformance fixture (also the categories that {@link
+     * ClassCacheConformanceTest} does not run), on a miss (written) and on a hit (read), pass the verifier: the
      * stack map frame at a resume label between a site id and its call (a read of a JDK stream in a
      * method that suspends) is the instrumented class's, not the next frame's.
      */
     @Test
     void everyClassTheCacheDefinesOnAMissAndOnAHitPassesTheVerifier() throws Exception {
-        String[] scope = {"flowtest.conformance.decorators", "flowtest.conformance.pins"};
+        String[] scope = RouteConformance.packages(RouteConformance.SUITES).toArray(new String[0]);
         List<String> names = names(scope);
         for (String round : List.of("miss", "hit")) {
             ContinuationClassLoader loader = ContinuationClassLoader.builder().include(scope).cacheDirectory(tmp.resolve("verified"))
