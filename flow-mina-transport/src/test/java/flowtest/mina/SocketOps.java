@@ -2,12 +2,14 @@ package flowtest.mina;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.charset.StandardCharsets;
+import java.util.Scanner;
 import java.util.concurrent.Callable;
 import javax.net.SocketFactory;
 
@@ -140,6 +142,14 @@ public class SocketOps implements Callable<String> {
                 log.append(message(in::read)).append(' ');
                 log.append(message(() -> out.write(1)));
                 return log.toString();
+            }
+            case "scanner": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    writeLine(s.getOutputStream(), "echo");
+                    writeLine(s.getOutputStream(), "hi");
+                    Scanner in = new Scanner(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+                    return s.isConnected() + " " + in.nextLine();
+                }
             }
             case "refused": {
                 Socket s = factory.createSocket();

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,5 +52,29 @@ class DecoratorPinsTest {
         System.out.println("pinned sites reported by the decorator and lock fixtures: " + pinned.size());
         pinned.forEach(System.out::println);
         assertEquals(List.of(), pinned, "pinned sites");
+    }
+
+    @Test
+    void aScannerOverAViewOrFlowsDecoratorsOverOneWarnsWhereItIsMadeAndOneOverMemoryDoesNot() throws Exception {
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.conformance").build();
+        String p = "flowtest.conformance.decorators.";
+        List<String> before = Pins.warnings();
+        try (FlowScheduler scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).build()) {
+            for (String fixture : new String[] {"ScannerOverView", "ScannerOverReaderOverView", "ScannerOverStreamOverView",
+                    "ScannerOverMemoryIsNotReported"}) {
+                scheduler.submit(loader.newInstance(Callable.class, p + fixture)).get(Duration.ofSeconds(20));
+            }
+            TestSupport.awaitIdle(scheduler);
+        }
+        List<String> warned = new ArrayList<>(Pins.warnings());
+        warned.removeAll(before);
+        System.out.println("pinned sites reported by the Scanner fixtures: " + warned);
+        for (String made : new String[] {"ScannerOverView.call()Ljava/lang/Object; (line 17)",
+                "ScannerOverReaderOverView.call()Ljava/lang/Object; (line 21)",
+                "ScannerOverStreamOverView.call()Ljava/lang/Object; (line 22)"}) {
+            assertEquals(1, warned.stream().filter(w -> w.startsWith("cannot suspend at " + p + made)).count(), () -> made + " in " + warned);
+        }
+        assertEquals(List.of(), warned.stream().filter(w -> w.contains("ScannerOverMemory")).collect(Collectors.toList()),
+                "warnings of the Scanners over memory");
     }
 }

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code nextLine} of a {@code Scanner} over an {@code InputStreamReader} this code made over a plain JDK socket's
- * stream: the reader is Flow's, called back by the Scanner's JDK frames, so its read pins there (the site names
- * Flow's reader method, not this line).
+ * stream: the reader is Flow's, called back by the Scanner's JDK frames, where it cannot suspend; reported where
+ * the Scanner is made (this line, not Flow's reader method).
  */
 public final class ScannerOverReaderOverJdkSocket implements Callable<Object> {
     @Override

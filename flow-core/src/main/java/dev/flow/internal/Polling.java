@@ -72,6 +72,8 @@ public final class Polling {
     private static final int YIELDS = 3;
     private static final long FIRST_PAUSE_NANOS = 50_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000L;
+    /** How deep {@link #waitsUnderScanner(Object)} looks through decorators (a chain is a few deep). */
+    private static final int MAX_DECORATORS = 64;
 
     private Polling() {
     }
@@ -338,16 +340,34 @@ public final class Polling {
     /**
      * Called before a {@code java.util.Scanner} constructor registered as pin site {@code site} with its source
      * (a stream, {@code Readable} or channel): a Scanner reads its source inside the JDK on every {@code next*}
-     * and {@code hasNext*}, so in a flow a source that waits inside the JDK (a pipe, a JDK socket's, a process's
-     * or a URL connection's stream, {@code System.in}, a blocking selectable channel) is reported here, where the
-     * Scanner is made. A Scanner made outside the scope is not seen.
+     * and {@code hasNext*}, where a flow cannot suspend, so in a flow a source that would wait there is reported
+     * here, where the Scanner is made ({@link #waitsUnderScanner(Object)}). A Scanner made outside the scope is
+     * not seen.
      */
     public static void scannerSource(Object source, int site) {
-        if (source != null && (WAITS_IN_JDK.get(source.getClass()) || source == System.in
-                || source instanceof SelectableChannel && ((SelectableChannel) source).isBlocking())
-                && FlowState.current() != null) {
+        if (source != null && FlowState.current() != null && waitsUnderScanner(source)) {
             report(site);
         }
+    }
+
+    /**
+     * Whether a {@code Scanner} over {@code source} would wait inside the JDK's frames: the source, or what one of
+     * Flow's input decorators ({@link FlowInputDecorator}: the buffered, data and pushback streams and the readers
+     * loaded code made) reads from, at any depth, is a stream that waits inside the JDK ({@link
+     * #blocksInJdk(Class)}), {@code System.in}, a blocking selectable channel, or a transport's input view (a
+     * {@code Transport.inputStream()}, or a {@code FlowSocket}'s stream), which suspends when loaded code reads it
+     * but blocks when the JDK does. A string, memory, a file, or a decorator over them does not wait.
+     */
+    static boolean waitsUnderScanner(Object source) {
+        Object s = source;
+        for (int depth = 0; s != null && depth < MAX_DECORATORS; depth++) {
+            if (s instanceof TransportInputStream || WAITS_IN_JDK.get(s.getClass()) || s == System.in
+                    || s instanceof SelectableChannel && ((SelectableChannel) s).isBlocking()) {
+                return true;
+            }
+            s = s instanceof FlowInputDecorator ? ((FlowInputDecorator) s).flowSource() : null;
+        }
+        return false;
     }
 
     /** Whether {@code type} is one of the JDK's pipes or a subclass: its reads and writes wait inside the JDK for the other end. */

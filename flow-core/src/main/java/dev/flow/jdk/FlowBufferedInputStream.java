@@ -1,5 +1,6 @@
 package dev.flow.jdk;
 
+import dev.flow.internal.FlowInputDecorator;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +17,7 @@ import java.io.OutputStream;
  * <p>Public only because loaded code names it; not an API. Thread-safe: readers are excluded from
  * each other by a lock the flow owns (the JDK's other methods keep their monitor).
  */
-public class FlowBufferedInputStream extends BufferedInputStream {
+public class FlowBufferedInputStream extends BufferedInputStream implements FlowInputDecorator {
 
     private static final int SOFT_MAX = Integer.MAX_VALUE - 8;
 
@@ -202,5 +203,11 @@ public class FlowBufferedInputStream extends BufferedInputStream {
     @Override
     public long transferTo(OutputStream out) throws IOException {
         return InputStreams.transferTo(this, out);
+    }
+
+    /** What this decorator reads from ({@link FlowInputDecorator}): not an API. */
+    @Override
+    public Object flowSource() {
+        return in;
     }
 }

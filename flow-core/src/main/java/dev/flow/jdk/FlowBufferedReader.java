@@ -1,5 +1,6 @@
 package dev.flow.jdk;
 
+import dev.flow.internal.FlowInputDecorator;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -13,7 +14,7 @@ import java.io.Reader;
  *
  * <p>Public only because loaded code names it; not an API. Thread-safe.
  */
-public class FlowBufferedReader extends BufferedReader {
+public class FlowBufferedReader extends BufferedReader implements FlowInputDecorator {
 
     private static final int INVALIDATED = -2;
     private static final int UNMARKED = -1;
@@ -349,5 +350,11 @@ public class FlowBufferedReader extends BufferedReader {
         } finally {
             guard.release(me);
         }
+    }
+
+    /** What this decorator reads from ({@link FlowInputDecorator}): not an API. */
+    @Override
+    public Object flowSource() {
+        return source;
     }
 }

@@ -1,5 +1,6 @@
 package dev.flow.jdk;
 
+import dev.flow.internal.FlowInputDecorator;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -19,7 +20,7 @@ import java.io.PushbackInputStream;
  *
  * <p>Public only because loaded code names it; not an API. Not thread-safe, as the JDK's is not.
  */
-public class FlowDataInputStream extends DataInputStream {
+public class FlowDataInputStream extends DataInputStream implements FlowInputDecorator {
 
     /** Whether the running JDK reads a {@code short}, {@code char} or {@code int} a byte at a time (JDK 17). */
     private static final boolean SINGLE_BYTE_READS = probeSingleByteReads();
@@ -205,5 +206,11 @@ public class FlowDataInputStream extends DataInputStream {
         byte[] body = new byte[utflen];
         readFully0(body, 0, utflen);
         return decodeUtf(utflen, body);
+    }
+
+    /** What this decorator reads from ({@link FlowInputDecorator}): not an API. */
+    @Override
+    public Object flowSource() {
+        return in;
     }
 }

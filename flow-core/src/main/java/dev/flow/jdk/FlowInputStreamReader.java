@@ -1,5 +1,6 @@
 package dev.flow.jdk;
 
+import dev.flow.internal.FlowInputDecorator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -22,7 +23,7 @@ import java.nio.charset.CodingErrorAction;
  *
  * <p>Public only because loaded code names it; not an API. Thread-safe.
  */
-public class FlowInputStreamReader extends InputStreamReader {
+public class FlowInputStreamReader extends InputStreamReader implements FlowInputDecorator {
 
     private static final int BYTES = 8192;
     /**
@@ -336,5 +337,11 @@ public class FlowInputStreamReader extends InputStreamReader {
         } finally {
             guard.release(me);
         }
+    }
+
+    /** What this decorator reads from ({@link FlowInputDecorator}): not an API. */
+    @Override
+    public Object flowSource() {
+        return source;
     }
 }

@@ -1,5 +1,6 @@
 package dev.flow.jdk;
 
+import dev.flow.internal.FlowInputDecorator;
 import java.io.IOException;
 import java.io.LineNumberReader;
 import java.io.Reader;
@@ -15,7 +16,7 @@ import java.io.Reader;
  * <p>Public only because loaded code names it; not an API. Thread-safe: callers are excluded from each
  * other by a lock the flow owns (its {@code lock}).
  */
-public class FlowLineNumberReader extends LineNumberReader {
+public class FlowLineNumberReader extends LineNumberReader implements FlowInputDecorator {
 
     private static final int NONE = 0;
     private static final int CHAR = 1;
@@ -225,5 +226,11 @@ public class FlowLineNumberReader extends LineNumberReader {
     @Override
     public void close() throws IOException {
         buffered.close();
+    }
+
+    /** What this decorator reads from ({@link FlowInputDecorator}): not an API. */
+    @Override
+    public Object flowSource() {
+        return buffered;
     }
 }

@@ -1,5 +1,6 @@
 package dev.flow.jdk;
 
+import dev.flow.internal.FlowInputDecorator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,7 +16,7 @@ import java.io.PushbackInputStream;
  * <p>Public only because loaded code names it; not an API. Thread-safe as far as the JDK's is: reads
  * are not synchronized there either.
  */
-public class FlowPushbackInputStream extends PushbackInputStream {
+public class FlowPushbackInputStream extends PushbackInputStream implements FlowInputDecorator {
 
     /** As {@code new PushbackInputStream(in)}. */
     public FlowPushbackInputStream(InputStream in) {
@@ -125,5 +126,11 @@ public class FlowPushbackInputStream extends PushbackInputStream {
     @Override
     public long transferTo(OutputStream out) throws IOException {
         return InputStreams.transferTo(this, out);
+    }
+
+    /** What this decorator reads from ({@link FlowInputDecorator}): not an API. */
+    @Override
+    public Object flowSource() {
+        return in;
     }
 }

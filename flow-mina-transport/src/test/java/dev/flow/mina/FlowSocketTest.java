@@ -3,11 +3,13 @@ package dev.flow.mina;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.SuspendPolicy;
+import dev.flow.UnsuspendableFrameException;
 import dev.flow.loader.ContinuationClassLoader;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,11 +23,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -176,6 +180,19 @@ class FlowSocketTest {
         if (!op.equals("closed")) {
             assertTrue(scheduler.stats().resumed() > resumedBefore, "the flow suspended: " + scheduler.stats());
         }
+    }
+
+    @Test
+    void aScannerOverAReaderOverAFlowSocketsStreamIsRefusedWhereItIsMadeInStrictMode() throws Exception {
+        assertEquals("true hi", sync("scanner", address()), "sync");
+        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.SocketOps", "scanner", connector.socketFactory(),
+                address());
+        FlowHandle<?> h = scheduler.submit(task);
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> h.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS));
+        assertInstanceOf(UnsuspendableFrameException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("flowtest.mina.SocketOps.call()Ljava/lang/String; (line 150): the call "
+                + "blocks its thread and has no suspendable form"), e.getCause().getMessage());
     }
 
     @ParameterizedTest

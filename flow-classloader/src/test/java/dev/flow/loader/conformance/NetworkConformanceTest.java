@@ -46,7 +46,8 @@ class NetworkConformanceTest extends ConformanceSuite {
                 Case.of(p + "PipeChannelBlocking").pins(blocking),
                 Case.of(p + "NonBlockingChannelsAreNotReported"),
                 Case.of(p + "ScannerOverJdkSocket").pins(blocking),
-                Case.of(p + "ScannerOverReaderOverJdkSocket").pins("it is called back through an uninstrumented frame"),
+                Case.of(p + "ScannerOverReaderOverJdkSocket").pins("ScannerOverReaderOverJdkSocket.call()Ljava/lang/Object; (line 23): "
+                        + "the call blocks its thread and " + blocking),
                 Case.of(p + "ScannerOverStringIsNotReported"));
     }
 }
