@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,8 +40,16 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * the session is queued, or it ends); while {@code maxStarting} of them wait, it stops selecting for
  * accepts (the connections wait in the kernel's accept queue) until half of them have started.
  *
- * <p><b>Threads.</b> {@link #started}, {@link #startingSessions()} and {@link #startingSessionsPeak()} may be
- * called on any thread; the rest, but the constructor, runs on MINA's acceptor thread.
+ * <p><b>First byte.</b> Given {@link FirstByteRule} (a server whose clients speak first), an accepted
+ * connection waits on this acceptor's selector until its first byte arrives, and only then is its MINA
+ * session made and queued on an I/O processor: a connection that resets or closes before sending
+ * costs the I/O threads nothing. One that sends nothing within the rule's timeout is closed; one
+ * accepted while the rule's {@link FirstByteRule#admits} says no is closed at once; {@link
+ * #closeWaiting()} closes those left when the server stops. Each is reported to the rule.
+ *
+ * <p><b>Threads.</b> {@link #started}, {@link #startingSessions()}, {@link #startingSessionsPeak()},
+ * {@link #waitingForFirstByte()} and {@link #closeWaiting()} may be called on any thread; the rest, but
+ * the constructor, runs on MINA's acceptor thread.
  */
 final class FlowSocketAcceptor extends NioSocketAcceptor {
 
@@ -70,6 +81,20 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
     /** Whether a {@link #started} call has woken the acceptor since {@link #full} was last set. */
     private final AtomicBoolean wakeSent = new AtomicBoolean();
 
+    /** The I/O processors the sessions go to. */
+    private final IoProcessor<NioSession> processor;
+    /** The first-byte rule, or {@code null}: sessions are made at accept. */
+    private final FirstByteRule firstByte;
+    /** Connections waiting for their first byte; whoever removes one owns it. Any thread. */
+    private final Set<Waiting> waiting = ConcurrentHashMap.newKeySet();
+    /**
+     * The same connections in accept order, so by deadline; one leaves when its session is made or it
+     * is closed here (one closed by {@link #closeWaiting()} stays until it comes first). Acceptor thread only.
+     */
+    private final Set<Waiting> byDeadline = new LinkedHashSet<>();
+    /** The buffer a first-byte probe reads into: only a connection at its end is probed. Acceptor thread only. */
+    private final ByteBuffer probe = ByteBuffer.allocate(1);
+
     /** At most this many sessions are {@link #starting} at once. */
     private final int maxStarting;
     /** Accepts paused by {@link #maxStarting} resume once this many sessions or fewer are starting. */
@@ -82,7 +107,18 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
      */
     FlowSocketAcceptor(IoProcessor<NioSession> processor, int maxStarting, EventLog.Counter outOfDescriptors,
             EventLog.Counter failedSessions) {
+        this(processor, maxStarting, outOfDescriptors, failedSessions, null);
+    }
+
+    /**
+     * As above; with {@code firstByte} not {@code null}, accepted connections wait for their first
+     * byte before their session is made, under that rule.
+     */
+    FlowSocketAcceptor(IoProcessor<NioSession> processor, int maxStarting, EventLog.Counter outOfDescriptors,
+            EventLog.Counter failedSessions, FirstByteRule firstByte) {
         super(processor);
+        this.processor = processor;
+        this.firstByte = firstByte;
         if (maxStarting < 1) {
             throw new IllegalArgumentException("maxStarting: " + maxStarting + " (expected: > 0)");
         }
@@ -113,16 +149,161 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         if (!paused.isEmpty()) {
             resumeIfDue();
         }
-        if (paused.isEmpty()) {
-            return super.select();
+        if (paused.isEmpty() && byDeadline.isEmpty()) {
+            return serveWaiting(super.select());
         }
-        long waitMillis = full ? FULL_RECHECK.toMillis() : Long.MAX_VALUE;
+        long waitMillis = paused.isEmpty() ? Long.MAX_VALUE : full ? FULL_RECHECK.toMillis() : Long.MAX_VALUE;
         if (backingOff) {
             waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(resumeAt - System.nanoTime())));
         }
+        if (!byDeadline.isEmpty()) {
+            Waiting first = byDeadline.iterator().next();
+            waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(first.deadline - System.nanoTime()) + 1));
+        }
         int selected = selector.select(waitMillis);
         resumeIfDue();
-        return selected;
+        return serveWaiting(selected);
+    }
+
+    /**
+     * With the first-byte rule: takes the selected connections waiting for their first byte out of
+     * the selected keys, makes the sessions of those whose byte arrived, closes those that ended
+     * before it, then those past their deadline; returns how many selected keys are left for MINA
+     * (server channels ready to accept).
+     */
+    private int serveWaiting(int selected) {
+        if (firstByte == null) {
+            return selected;
+        }
+        Set<SelectionKey> keys = selector.selectedKeys();
+        if (selected > 0) {
+            for (Iterator<SelectionKey> i = keys.iterator(); i.hasNext(); ) {
+                SelectionKey k = i.next();
+                if (k.attachment() instanceof Waiting) {
+                    i.remove();
+                    firstByteReady(k, (Waiting) k.attachment());
+                }
+            }
+        }
+        long now = System.nanoTime();
+        for (Iterator<Waiting> i = byDeadline.iterator(); i.hasNext(); ) {
+            Waiting w = i.next();
+            if (waiting.contains(w) && now - w.deadline < 0) {
+                break;
+            }
+            i.remove();
+            if (waiting.remove(w)) {
+                closeQuietly(w.channel);
+                firstByte.timedOut(remote(w.channel));
+            }
+        }
+        return keys.size();
+    }
+
+    /** {@code w}'s channel is readable: its first byte arrived (make its session), or its input ended. */
+    private void firstByteReady(SelectionKey key, Waiting w) {
+        SocketChannel ch = w.channel;
+        int available;
+        try {
+            available = ch.socket().getInputStream().available();
+        } catch (IOException e) {
+            available = 0;
+        }
+        if (available <= 0) {
+            // Readable with nothing to read: the peer closed or reset (no byte can follow either),
+            // or a spurious wake-up (then the probe reads 0 and the connection goes on waiting).
+            int n;
+            IOException reset = null;
+            try {
+                probe.clear();
+                n = ch.read(probe);
+            } catch (IOException e) {
+                n = -1;
+                reset = e;
+            }
+            if (n == 0) {
+                return;
+            }
+            byDeadline.remove(w);
+            if (!waiting.remove(w)) {
+                return;
+            }
+            key.cancel();
+            closeQuietly(ch);
+            if (reset != null || n > 0) {
+                firstByte.reset(remote(ch), reset != null ? reset : "a byte arrived after a wake-up with none");
+            } else {
+                firstByte.closedByPeer();
+            }
+            return;
+        }
+        byDeadline.remove(w);
+        if (!waiting.remove(w)) {
+            return;
+        }
+        key.cancel();
+        try {
+            NioSession session = (NioSession) NEW_SESSION.invoke(this, processor, ch);
+            initSession(session, null, null);
+            starting.add(session);
+            int s = starting.size();
+            if (s > startingPeak) {
+                startingPeak = s;
+            }
+            session.getProcessor().add(session);
+        } catch (Throwable e) {
+            closeQuietly(ch);
+            if (e instanceof Error) {
+                throw (Error) e;
+            }
+            failedSessions.record(ch, e);
+        }
+    }
+
+    /** The peer's address of {@code ch}, or {@code null} if it is gone. */
+    private static Object remote(SocketChannel ch) {
+        try {
+            return ch.getRemoteAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static void closeQuietly(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException e) {
+            // closing is all there is to do
+        }
+    }
+
+    /** The number of accepted connections waiting for their first byte. */
+    int waitingForFirstByte() {
+        return waiting.size();
+    }
+
+    /**
+     * Closes every connection waiting for its first byte, reporting each as stopped; called when the
+     * server stops, after it stopped accepting. Any thread.
+     */
+    void closeWaiting() {
+        if (firstByte == null) {
+            return;
+        }
+        for (Iterator<Waiting> i = waiting.iterator(); i.hasNext(); ) {
+            Waiting w = i.next();
+            if (waiting.remove(w)) {
+                closeQuietly(w.channel);
+                firstByte.stopped();
+            }
+        }
+    }
+
+    /** Closes the connections still waiting, then MINA's selector. */
+    @Override
+    protected void destroy() throws Exception {
+        closeWaiting();
+        super.destroy();
     }
 
     /** Ends the back-off once due and the bound once half the starting sessions have started; then accepts again. */
@@ -206,6 +387,10 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         if (channel == null) {
             return null;
         }
+        if (firstByte != null) {
+            await(channel);
+            return null;
+        }
         try {
             return (NioSession) NEW_SESSION.invoke(this, processor, channel);
         } catch (Throwable e) {
@@ -220,6 +405,68 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
             failedSessions.record(channel, e);
             return null;
         }
+    }
+
+    /**
+     * Registers {@code channel} to wait for its first byte, unless the rule does not admit one more
+     * waiting connection (then closes it at once).
+     */
+    private void await(SocketChannel channel) {
+        if (!firstByte.admits(waiting.size())) {
+            closeQuietly(channel);
+            firstByte.rejected();
+            return;
+        }
+        Waiting w = new Waiting(channel, System.nanoTime() + firstByte.timeoutNanos());
+        try {
+            channel.configureBlocking(false);
+            waiting.add(w);
+            channel.register(selector, SelectionKey.OP_READ, w);
+            byDeadline.add(w);
+        } catch (IOException | RuntimeException e) {
+            waiting.remove(w);
+            closeQuietly(channel);
+            failedSessions.record(channel, e);
+        }
+    }
+
+    /** An accepted connection waiting for its first byte, closed at {@link #deadline} ({@link System#nanoTime}). */
+    private static final class Waiting {
+        final SocketChannel channel;
+        final long deadline;
+
+        Waiting(SocketChannel channel, long deadline) {
+            this.channel = channel;
+            this.deadline = deadline;
+        }
+    }
+
+    /**
+     * The first-byte rule of a server whose clients speak first: how long a connection may wait for
+     * its first byte, how many may wait, and where what happens to them is counted. Its methods are
+     * called on the acceptor thread, but {@link #stopped()} on the thread that stops the server.
+     */
+    interface FirstByteRule {
+        /** How long an accepted connection may wait for its first byte, in nanoseconds. */
+        long timeoutNanos();
+
+        /** Whether one more connection may wait, {@code waiting} waiting already. */
+        boolean admits(int waiting);
+
+        /** A connection was closed because it sent nothing within {@link #timeoutNanos()}. */
+        void timedOut(Object remote);
+
+        /** A connection was reset (or broken) by its peer before its first byte. */
+        void reset(Object remote, Object cause);
+
+        /** A connection was closed by its peer before its first byte. */
+        void closedByPeer();
+
+        /** A connection was closed at once because {@link #admits} said no. */
+        void rejected();
+
+        /** A connection waiting for its first byte was closed because the server stopped. */
+        void stopped();
     }
 
     /**
