@@ -45,7 +45,9 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * session made and queued on an I/O processor: a connection that resets or closes before sending
  * costs the I/O threads nothing. One that sends nothing within the rule's timeout is closed; one
  * accepted while the rule's {@link FirstByteRule#admits} says no is closed at once; {@link
- * #closeWaiting()} closes those left when the server stops. Each is reported to the rule.
+ * #closeWaiting()} closes those left when the server stops. Each is reported to the rule. A session
+ * made this way counts as {@linkplain #started starting} too, but is made even while accepts are
+ * paused by that bound: the waiting connections are bounded by the rule.
  *
  * <p><b>Threads.</b> {@link #started}, {@link #startingSessions()}, {@link #startingSessionsPeak()},
  * {@link #waitingForFirstByte()} and {@link #closeWaiting()} may be called on any thread; the rest, but
@@ -61,6 +63,12 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
      * without being woken (sessions that closed unseen are then dropped from the count): 10 ms.
      */
     static final Duration FULL_RECHECK = Duration.ofMillis(10);
+
+    /**
+     * With the first-byte rule, the most connections accepted at once when the server channel is
+     * selected (MINA accepts one per select): 64.
+     */
+    static final int ACCEPTS_PER_SELECT = 64;
 
     /** MINA's session constructor (its class is package-private), or {@code null} if out of reach. */
     private static final MethodHandle NEW_SESSION = sessionConstructor();
@@ -143,6 +151,8 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
     /**
      * Selects; while accepts are paused, no longer than until the back-off ends or {@link
      * #FULL_RECHECK} passes, and resumes them when neither the back-off nor the bound holds them.
+     * While connections wait for their first byte, no longer than until the first one's deadline;
+     * then serves them ({@link #serveWaiting}).
      */
     @Override
     protected int select() throws Exception {
@@ -193,8 +203,9 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
             }
             i.remove();
             if (waiting.remove(w)) {
+                Object peer = remote(w.channel);
                 closeQuietly(w.channel);
-                firstByte.timedOut(remote(w.channel));
+                firstByte.timedOut(peer);
             }
         }
         return keys.size();
@@ -229,9 +240,10 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
                 return;
             }
             key.cancel();
+            Object peer = remote(ch);
             closeQuietly(ch);
             if (reset != null || n > 0) {
-                firstByte.reset(remote(ch), reset != null ? reset : "a byte arrived after a wake-up with none");
+                firstByte.reset(peer, reset != null ? reset : "a byte arrived after a wake-up with none");
             } else {
                 firstByte.closedByPeer();
             }
@@ -245,11 +257,7 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         try {
             NioSession session = (NioSession) NEW_SESSION.invoke(this, processor, ch);
             initSession(session, null, null);
-            starting.add(session);
-            int s = starting.size();
-            if (s > startingPeak) {
-                startingPeak = s;
-            }
+            addStarting(session);
             session.getProcessor().add(session);
         } catch (Throwable e) {
             closeQuietly(ch);
@@ -360,35 +368,32 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         }
         NioSession session = NEW_SESSION == null ? super.accept(processor, handle) : acceptChannel(processor, handle, key);
         if (session != null) {
-            starting.add(session);
-            int n = starting.size();
-            if (n > startingPeak) {
-                startingPeak = n;
-            }
+            addStarting(session);
         }
         return session;
     }
 
+    /** Counts {@code session} as {@link #starting}. */
+    private void addStarting(NioSession session) {
+        starting.add(session);
+        int n = starting.size();
+        if (n > startingPeak) {
+            startingPeak = n;
+        }
+    }
+
     private NioSession acceptChannel(IoProcessor<NioSession> processor, ServerSocketChannel handle, SelectionKey key)
             throws Exception {
-        SocketChannel channel;
-        try {
-            channel = handle.accept();
-        } catch (IOException e) {
-            if (!outOfDescriptors(e)) {
-                throw e;
-            }
-            pause(key);
-            backingOff = true;
-            resumeAt = System.nanoTime() + BACKOFF.toNanos();
-            outOfDescriptors.record(null, e.getMessage());
-            return null;
-        }
+        SocketChannel channel = acceptOne(handle, key);
         if (channel == null) {
             return null;
         }
         if (firstByte != null) {
-            await(channel);
+            // MINA accepts once per select; a waiting connection costs no session, so take a batch
+            for (int n = 0; channel != null; ) {
+                await(channel);
+                channel = ++n < ACCEPTS_PER_SELECT ? acceptOne(handle, key) : null;
+            }
             return null;
         }
         try {
@@ -403,6 +408,26 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
                 throw (Error) e;
             }
             failedSessions.record(channel, e);
+            return null;
+        }
+    }
+
+    /**
+     * Accepts one connection from {@code handle}, or none ({@code null}) if none is pending; on a
+     * failure for lack of descriptors pauses accepts on {@code key} for {@link #BACKOFF} and returns
+     * {@code null}.
+     */
+    private SocketChannel acceptOne(ServerSocketChannel handle, SelectionKey key) throws IOException {
+        try {
+            return handle.accept();
+        } catch (IOException e) {
+            if (!outOfDescriptors(e)) {
+                throw e;
+            }
+            pause(key);
+            backingOff = true;
+            resumeAt = System.nanoTime() + BACKOFF.toNanos();
+            outOfDescriptors.record(null, e.getMessage());
             return null;
         }
     }
