@@ -114,6 +114,9 @@ import org.slf4j.Logger;
  * {@value #DEFAULT_MAX_STARTING_SESSIONS}) wait for their I/O thread to register them and for their handler
  * to start, the server accepts no more (connections wait in the kernel's accept queue), so that a
  * flood of connections neither piles up sessions on the heap nor holds up the I/O threads' turns.
+ * Where the clients speak first, {@link Builder#clientSpeaksFirst(boolean)} makes a connection's session
+ * only once its first byte arrived: a connection that resets or stays silent costs the I/O threads
+ * nothing (it waits on the acceptor, at most {@link Builder#firstByteTimeout(Duration)}).
  *
  * <p><b>Filters and TLS.</b> {@link Builder#tls(SSLContext)} adds MINA's {@code SslFilter}; {@link
  * Builder#filter(String, IoFilter)} adds any MINA filter, in order, between the network and the
@@ -149,6 +152,9 @@ public final class FlowServer implements AutoCloseable {
 
     /** The default of {@link Builder#maxStartingSessions(int)}: 256. */
     public static final int DEFAULT_MAX_STARTING_SESSIONS = 256;
+
+    /** The default of {@link Builder#firstByteTimeout(Duration)}: 30 s. */
+    public static final Duration DEFAULT_FIRST_BYTE_TIMEOUT = Duration.ofSeconds(30);
 
     /** Descriptors kept for the process's own use by {@link #defaultMaxSessions()}: at least 64. */
     private static final long MIN_RESERVED_DESCRIPTORS = 64;
@@ -227,7 +233,7 @@ public final class FlowServer implements AutoCloseable {
         } else {
             this.processors = IoProcessors.create(b.dispatch, scheduler, b.ioProcessors, "flow-server-" + id, false, true);
             FlowSocketAcceptor nio = new FlowSocketAcceptor(processors.pool(), b.maxStartingSessions, acceptFailures,
-                    resets);
+                    resets, b.clientSpeaksFirst ? new FirstByte(b.firstByteTimeout, b.config.idleTimeout()) : null);
             this.tcp = nio;
             nio.setReuseAddress(true);
             nio.setBacklog(b.backlog);
@@ -294,6 +300,11 @@ public final class FlowServer implements AutoCloseable {
     /** The number of TCP sessions accepted whose handler has not yet started (nor been queued, nor ended). */
     int startingSessions() {
         return tcp != null ? tcp.startingSessions() : 0;
+    }
+
+    /** The TCP connections accepted that wait for their first byte ({@link Builder#clientSpeaksFirst}). */
+    int awaitingFirstByte() {
+        return tcp != null ? tcp.waitingForFirstByte() : 0;
     }
 
     /** The most TCP sessions that were accepted and waited to start at once since the server started. */
@@ -368,6 +379,7 @@ public final class FlowServer implements AutoCloseable {
         long deadline = System.nanoTime() + saturatedNanos(grace);
         acceptor.setCloseOnDeactivation(false);
         acceptor.unbind();
+        closeWaiting();
         for (Session s; (s = pending.poll()) != null; ) {
             end(s, Outcome.STOPPED, null);
         }
@@ -393,6 +405,69 @@ public final class FlowServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return clean;
+    }
+
+    /** Closes the TCP connections still waiting for their first byte (none once the acceptor is unbound). */
+    private void closeWaiting() {
+        if (tcp != null) {
+            tcp.closeWaiting();
+        }
+    }
+
+    /**
+     * The first-byte rule ({@link Builder#clientSpeaksFirst}): connections wait at most {@code
+     * timeout}, or the transport's {@code idleTimeout} if it is set and shorter, count against {@code
+     * maxSessions} with the running handlers, and are counted in the stats and peer events like
+     * sessions. Any thread.
+     */
+    private final class FirstByte implements FlowSocketAcceptor.FirstByteRule {
+        private final long timeoutNanos;
+        private final String timedOutText;
+
+        FirstByte(Duration timeout, Duration idleTimeout) {
+            boolean idle = !idleTimeout.isZero() && idleTimeout.compareTo(timeout) < 0;
+            Duration t = idle ? idleTimeout : timeout;
+            this.timeoutNanos = saturatedNanos(t);
+            this.timedOutText = "no first byte within " + t.toMillis() + " ms (" + (idle ? "idleTimeout" : "firstByteTimeout") + ")";
+        }
+
+        @Override
+        public long timeoutNanos() {
+            return timeoutNanos;
+        }
+
+        @Override
+        public boolean admits(int waiting) {
+            return !closed.get() && (long) running.get() + waiting < maxSessions;
+        }
+
+        @Override
+        public void timedOut(Object remote) {
+            timedOut.increment();
+            timeouts.record(remote, timedOutText);
+        }
+
+        @Override
+        public void reset(Object remote, Object cause) {
+            if (!closed.get()) {
+                resets.record(remote, cause);
+            }
+        }
+
+        @Override
+        public void closedByPeer() {
+            closedByPeer.increment();
+        }
+
+        @Override
+        public void rejected() {
+            rejected.increment();
+        }
+
+        @Override
+        public void stopped() {
+            stopped.increment();
+        }
     }
 
     private static long saturatedNanos(Duration d) {
@@ -423,6 +498,7 @@ public final class FlowServer implements AutoCloseable {
             end(s, Outcome.STOPPED, null);
         }
         acceptor.unbind();
+        closeWaiting();
         long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
         for (CloseFuture f : closing) {
             // bounded: a stop must end even if a session cannot close (its processor failed)
@@ -918,6 +994,8 @@ public final class FlowServer implements AutoCloseable {
         /** {@code 0}: {@link #defaultMaxSessions()} at {@link #start}. */
         private int maxSessions;
         private Overflow overflow = Overflow.REJECT;
+        private boolean clientSpeaksFirst;
+        private Duration firstByteTimeout = DEFAULT_FIRST_BYTE_TIMEOUT;
         private BiConsumer<? super Transport, ? super Throwable> onFailure;
         private InputBudget inputBudget;
         private final FilterList filters = new FilterList();
@@ -1093,6 +1171,41 @@ public final class FlowServer implements AutoCloseable {
                 throw new IllegalArgumentException("maxStartingSessions: " + maxStartingSessions + " (expected: > 0)");
             }
             this.maxStartingSessions = maxStartingSessions;
+            return this;
+        }
+
+        /**
+         * Whether the protocol's clients speak first (HTTP, Redis), so that a TCP connection needs no
+         * session until its first byte arrives; default {@code false}. When {@code true}, an accepted
+         * connection waits on the acceptor, costing a descriptor and no I/O thread, session or
+         * handler, until its first byte arrives; then its session is made and served as usual. One
+         * that resets or closes before sending is closed there (counted in {@link
+         * SessionStats#resets()} or {@link SessionStats#closedByPeer()}), so a connect-then-reset
+         * flood does not hold up the I/O threads' turns; one that sends nothing within {@link
+         * #firstByteTimeout(Duration)} is closed ({@link SessionStats#timedOut()}); waiting connections
+         * count against {@link #maxSessions(int)} with the running handlers, a connection beyond is
+         * closed at once ({@link SessionStats#rejected()}); a stop closes them ({@link
+         * SessionStats#stopped()}). Never set it for a protocol where the server speaks first (SMTP,
+         * FTP, POP3, a greeting or banner): its handler would never start. In-VM pipes ignore it.
+         */
+        public Builder clientSpeaksFirst(boolean clientSpeaksFirst) {
+            this.clientSpeaksFirst = clientSpeaksFirst;
+            return this;
+        }
+
+        /**
+         * How long an accepted connection may wait for its first byte under {@link
+         * #clientSpeaksFirst(boolean)} before it is closed, more than zero; default {@link
+         * FlowServer#DEFAULT_FIRST_BYTE_TIMEOUT} (30 s). The configuration's {@link
+         * TransportConfig#idleTimeout()} applies instead where it is set and shorter (the connection
+         * is idle until then). Ignored unless the clients speak first.
+         */
+        public Builder firstByteTimeout(Duration firstByteTimeout) {
+            Objects.requireNonNull(firstByteTimeout, "firstByteTimeout");
+            if (firstByteTimeout.isNegative() || firstByteTimeout.isZero()) {
+                throw new IllegalArgumentException("firstByteTimeout: " + firstByteTimeout + " (expected: > 0)");
+            }
+            this.firstByteTimeout = firstByteTimeout;
             return this;
         }
 

@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,8 +40,18 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * the session is queued, or it ends); while {@code maxStarting} of them wait, it stops selecting for
  * accepts (the connections wait in the kernel's accept queue) until half of them have started.
  *
- * <p><b>Threads.</b> {@link #started}, {@link #startingSessions()} and {@link #startingSessionsPeak()} may be
- * called on any thread; the rest, but the constructor, runs on MINA's acceptor thread.
+ * <p><b>First byte.</b> Given {@link FirstByteRule} (a server whose clients speak first), an accepted
+ * connection waits on this acceptor's selector until its first byte arrives, and only then is its MINA
+ * session made and queued on an I/O processor: a connection that resets or closes before sending
+ * costs the I/O threads nothing. One that sends nothing within the rule's timeout is closed; one
+ * accepted while the rule's {@link FirstByteRule#admits} says no is closed at once; {@link
+ * #closeWaiting()} closes those left when the server stops. Each is reported to the rule. A session
+ * made this way counts as {@linkplain #started starting} too, but is made even while accepts are
+ * paused by that bound: the waiting connections are bounded by the rule.
+ *
+ * <p><b>Threads.</b> {@link #started}, {@link #startingSessions()}, {@link #startingSessionsPeak()},
+ * {@link #waitingForFirstByte()} and {@link #closeWaiting()} may be called on any thread; the rest, but
+ * the constructor, runs on MINA's acceptor thread.
  */
 final class FlowSocketAcceptor extends NioSocketAcceptor {
 
@@ -50,6 +63,12 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
      * without being woken (sessions that closed unseen are then dropped from the count): 10 ms.
      */
     static final Duration FULL_RECHECK = Duration.ofMillis(10);
+
+    /**
+     * With the first-byte rule, the most connections accepted at once when the server channel is
+     * selected (MINA accepts one per select): 64.
+     */
+    static final int ACCEPTS_PER_SELECT = 64;
 
     /** MINA's session constructor (its class is package-private), or {@code null} if out of reach. */
     private static final MethodHandle NEW_SESSION = sessionConstructor();
@@ -70,6 +89,20 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
     /** Whether a {@link #started} call has woken the acceptor since {@link #full} was last set. */
     private final AtomicBoolean wakeSent = new AtomicBoolean();
 
+    /** The I/O processors the sessions go to. */
+    private final IoProcessor<NioSession> processor;
+    /** The first-byte rule, or {@code null}: sessions are made at accept. */
+    private final FirstByteRule firstByte;
+    /** Connections waiting for their first byte; whoever removes one owns it. Any thread. */
+    private final Set<Waiting> waiting = ConcurrentHashMap.newKeySet();
+    /**
+     * The same connections in accept order, so by deadline; one leaves when its session is made or it
+     * is closed here (one closed by {@link #closeWaiting()} stays until it comes first). Acceptor thread only.
+     */
+    private final Set<Waiting> byDeadline = new LinkedHashSet<>();
+    /** The buffer a first-byte probe reads into: only a connection at its end is probed. Acceptor thread only. */
+    private final ByteBuffer probe = ByteBuffer.allocate(1);
+
     /** At most this many sessions are {@link #starting} at once. */
     private final int maxStarting;
     /** Accepts paused by {@link #maxStarting} resume once this many sessions or fewer are starting. */
@@ -82,7 +115,18 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
      */
     FlowSocketAcceptor(IoProcessor<NioSession> processor, int maxStarting, EventLog.Counter outOfDescriptors,
             EventLog.Counter failedSessions) {
+        this(processor, maxStarting, outOfDescriptors, failedSessions, null);
+    }
+
+    /**
+     * As above; with {@code firstByte} not {@code null}, accepted connections wait for their first
+     * byte before their session is made, under that rule.
+     */
+    FlowSocketAcceptor(IoProcessor<NioSession> processor, int maxStarting, EventLog.Counter outOfDescriptors,
+            EventLog.Counter failedSessions, FirstByteRule firstByte) {
         super(processor);
+        this.processor = processor;
+        this.firstByte = firstByte;
         if (maxStarting < 1) {
             throw new IllegalArgumentException("maxStarting: " + maxStarting + " (expected: > 0)");
         }
@@ -107,22 +151,167 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
     /**
      * Selects; while accepts are paused, no longer than until the back-off ends or {@link
      * #FULL_RECHECK} passes, and resumes them when neither the back-off nor the bound holds them.
+     * While connections wait for their first byte, no longer than until the first one's deadline;
+     * then serves them ({@link #serveWaiting}).
      */
     @Override
     protected int select() throws Exception {
         if (!paused.isEmpty()) {
             resumeIfDue();
         }
-        if (paused.isEmpty()) {
-            return super.select();
+        if (paused.isEmpty() && byDeadline.isEmpty()) {
+            return serveWaiting(super.select());
         }
-        long waitMillis = full ? FULL_RECHECK.toMillis() : Long.MAX_VALUE;
+        long waitMillis = paused.isEmpty() ? Long.MAX_VALUE : full ? FULL_RECHECK.toMillis() : Long.MAX_VALUE;
         if (backingOff) {
             waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(resumeAt - System.nanoTime())));
         }
+        if (!byDeadline.isEmpty()) {
+            Waiting first = byDeadline.iterator().next();
+            waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(first.deadline - System.nanoTime()) + 1));
+        }
         int selected = selector.select(waitMillis);
         resumeIfDue();
-        return selected;
+        return serveWaiting(selected);
+    }
+
+    /**
+     * With the first-byte rule: takes the selected connections waiting for their first byte out of
+     * the selected keys, makes the sessions of those whose byte arrived, closes those that ended
+     * before it, then those past their deadline; returns how many selected keys are left for MINA
+     * (server channels ready to accept).
+     */
+    private int serveWaiting(int selected) {
+        if (firstByte == null) {
+            return selected;
+        }
+        Set<SelectionKey> keys = selector.selectedKeys();
+        if (selected > 0) {
+            for (Iterator<SelectionKey> i = keys.iterator(); i.hasNext(); ) {
+                SelectionKey k = i.next();
+                if (k.attachment() instanceof Waiting) {
+                    i.remove();
+                    firstByteReady(k, (Waiting) k.attachment());
+                }
+            }
+        }
+        long now = System.nanoTime();
+        for (Iterator<Waiting> i = byDeadline.iterator(); i.hasNext(); ) {
+            Waiting w = i.next();
+            if (waiting.contains(w) && now - w.deadline < 0) {
+                break;
+            }
+            i.remove();
+            if (waiting.remove(w)) {
+                Object peer = remote(w.channel);
+                closeQuietly(w.channel);
+                firstByte.timedOut(peer);
+            }
+        }
+        return keys.size();
+    }
+
+    /** {@code w}'s channel is readable: its first byte arrived (make its session), or its input ended. */
+    private void firstByteReady(SelectionKey key, Waiting w) {
+        SocketChannel ch = w.channel;
+        int available;
+        try {
+            available = ch.socket().getInputStream().available();
+        } catch (IOException e) {
+            available = 0;
+        }
+        if (available <= 0) {
+            // Readable with nothing to read: the peer closed or reset (no byte can follow either),
+            // or a spurious wake-up (then the probe reads 0 and the connection goes on waiting).
+            int n;
+            IOException reset = null;
+            try {
+                probe.clear();
+                n = ch.read(probe);
+            } catch (IOException e) {
+                n = -1;
+                reset = e;
+            }
+            if (n == 0) {
+                return;
+            }
+            byDeadline.remove(w);
+            if (!waiting.remove(w)) {
+                return;
+            }
+            key.cancel();
+            Object peer = remote(ch);
+            closeQuietly(ch);
+            if (reset != null || n > 0) {
+                firstByte.reset(peer, reset != null ? reset : "a byte arrived after a wake-up with none");
+            } else {
+                firstByte.closedByPeer();
+            }
+            return;
+        }
+        byDeadline.remove(w);
+        if (!waiting.remove(w)) {
+            return;
+        }
+        key.cancel();
+        try {
+            NioSession session = (NioSession) NEW_SESSION.invoke(this, processor, ch);
+            initSession(session, null, null);
+            addStarting(session);
+            session.getProcessor().add(session);
+        } catch (Throwable e) {
+            closeQuietly(ch);
+            if (e instanceof Error) {
+                throw (Error) e;
+            }
+            failedSessions.record(ch, e);
+        }
+    }
+
+    /** The peer's address of {@code ch}, or {@code null} if it is gone. */
+    private static Object remote(SocketChannel ch) {
+        try {
+            return ch.getRemoteAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static void closeQuietly(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException e) {
+            // closing is all there is to do
+        }
+    }
+
+    /** The number of accepted connections waiting for their first byte. */
+    int waitingForFirstByte() {
+        return waiting.size();
+    }
+
+    /**
+     * Closes every connection waiting for its first byte, reporting each as stopped; called when the
+     * server stops, after it stopped accepting. Any thread.
+     */
+    void closeWaiting() {
+        if (firstByte == null) {
+            return;
+        }
+        for (Iterator<Waiting> i = waiting.iterator(); i.hasNext(); ) {
+            Waiting w = i.next();
+            if (waiting.remove(w)) {
+                closeQuietly(w.channel);
+                firstByte.stopped();
+            }
+        }
+    }
+
+    /** Closes the connections still waiting, then MINA's selector. */
+    @Override
+    protected void destroy() throws Exception {
+        closeWaiting();
+        super.destroy();
     }
 
     /** Ends the back-off once due and the bound once half the starting sessions have started; then accepts again. */
@@ -179,31 +368,32 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         }
         NioSession session = NEW_SESSION == null ? super.accept(processor, handle) : acceptChannel(processor, handle, key);
         if (session != null) {
-            starting.add(session);
-            int n = starting.size();
-            if (n > startingPeak) {
-                startingPeak = n;
-            }
+            addStarting(session);
         }
         return session;
     }
 
+    /** Counts {@code session} as {@link #starting}. */
+    private void addStarting(NioSession session) {
+        starting.add(session);
+        int n = starting.size();
+        if (n > startingPeak) {
+            startingPeak = n;
+        }
+    }
+
     private NioSession acceptChannel(IoProcessor<NioSession> processor, ServerSocketChannel handle, SelectionKey key)
             throws Exception {
-        SocketChannel channel;
-        try {
-            channel = handle.accept();
-        } catch (IOException e) {
-            if (!outOfDescriptors(e)) {
-                throw e;
-            }
-            pause(key);
-            backingOff = true;
-            resumeAt = System.nanoTime() + BACKOFF.toNanos();
-            outOfDescriptors.record(null, e.getMessage());
+        SocketChannel channel = acceptOne(handle, key);
+        if (channel == null) {
             return null;
         }
-        if (channel == null) {
+        if (firstByte != null) {
+            // MINA accepts once per select; a waiting connection costs no session, so take a batch
+            for (int n = 0; channel != null; ) {
+                await(channel);
+                channel = ++n < ACCEPTS_PER_SELECT ? acceptOne(handle, key) : null;
+            }
             return null;
         }
         try {
@@ -220,6 +410,88 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
             failedSessions.record(channel, e);
             return null;
         }
+    }
+
+    /**
+     * Accepts one connection from {@code handle}, or none ({@code null}) if none is pending; on a
+     * failure for lack of descriptors pauses accepts on {@code key} for {@link #BACKOFF} and returns
+     * {@code null}.
+     */
+    private SocketChannel acceptOne(ServerSocketChannel handle, SelectionKey key) throws IOException {
+        try {
+            return handle.accept();
+        } catch (IOException e) {
+            if (!outOfDescriptors(e)) {
+                throw e;
+            }
+            pause(key);
+            backingOff = true;
+            resumeAt = System.nanoTime() + BACKOFF.toNanos();
+            outOfDescriptors.record(null, e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Registers {@code channel} to wait for its first byte, unless the rule does not admit one more
+     * waiting connection (then closes it at once).
+     */
+    private void await(SocketChannel channel) {
+        if (!firstByte.admits(waiting.size())) {
+            closeQuietly(channel);
+            firstByte.rejected();
+            return;
+        }
+        Waiting w = new Waiting(channel, System.nanoTime() + firstByte.timeoutNanos());
+        try {
+            channel.configureBlocking(false);
+            waiting.add(w);
+            channel.register(selector, SelectionKey.OP_READ, w);
+            byDeadline.add(w);
+        } catch (IOException | RuntimeException e) {
+            waiting.remove(w);
+            closeQuietly(channel);
+            failedSessions.record(channel, e);
+        }
+    }
+
+    /** An accepted connection waiting for its first byte, closed at {@link #deadline} ({@link System#nanoTime}). */
+    private static final class Waiting {
+        final SocketChannel channel;
+        final long deadline;
+
+        Waiting(SocketChannel channel, long deadline) {
+            this.channel = channel;
+            this.deadline = deadline;
+        }
+    }
+
+    /**
+     * The first-byte rule of a server whose clients speak first: how long a connection may wait for
+     * its first byte, how many may wait, and where what happens to them is counted. Its methods are
+     * called on the acceptor thread, but {@link #stopped()} on the thread that stops the server.
+     */
+    interface FirstByteRule {
+        /** How long an accepted connection may wait for its first byte, in nanoseconds. */
+        long timeoutNanos();
+
+        /** Whether one more connection may wait, {@code waiting} waiting already. */
+        boolean admits(int waiting);
+
+        /** A connection was closed because it sent nothing within {@link #timeoutNanos()}. */
+        void timedOut(Object remote);
+
+        /** A connection was reset (or broken) by its peer before its first byte. */
+        void reset(Object remote, Object cause);
+
+        /** A connection was closed by its peer before its first byte. */
+        void closedByPeer();
+
+        /** A connection was closed at once because {@link #admits} said no. */
+        void rejected();
+
+        /** A connection waiting for its first byte was closed because the server stopped. */
+        void stopped();
     }
 
     /**

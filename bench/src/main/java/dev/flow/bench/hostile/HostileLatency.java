@@ -811,6 +811,11 @@ public final class HostileLatency {
             if (maxStarting > 0 && cmd.contains(SERVER_MAIN)) {
                 cmd.addAll(List.of("--max-starting-sessions", String.valueOf(maxStarting)));
             }
+            String firstByte = System.getenv("FLOW_FIRST_BYTE");
+            if (firstByte != null && cmd.contains(SERVER_MAIN)) {
+                // the first-byte wait of the HTTP sample (on by default): FLOW_FIRST_BYTE=0 turns it off, 1 on
+                cmd.addAll(List.of("--client-speaks-first", String.valueOf("1".equals(firstByte))));
+            }
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             List<String> lines = new CopyOnWriteArrayList<>();
             AtomicInteger port = new AtomicInteger(-1);

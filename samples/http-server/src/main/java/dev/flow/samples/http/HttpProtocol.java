@@ -25,6 +25,12 @@ public final class HttpProtocol implements SampleProtocol {
     static final Setting IDLE_TIMEOUT = new Setting("idle-timeout-ms", "60000",
             "close a connection idle that long, 0 = never (whole seconds)");
 
+    /** {@code true}: an HTTP client sends its request first. */
+    @Override
+    public boolean clientSpeaksFirst() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "http-server";

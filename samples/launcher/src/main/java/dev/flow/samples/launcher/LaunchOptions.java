@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The parsed and validated command line of a sample server:
@@ -49,10 +50,14 @@ public final class LaunchOptions {
     private final boolean help;
     private final Duration grace;
     private final Duration stopLimit;
+    /** {@code --client-speaks-first}, or {@code null}: the protocol's. */
+    private final Boolean clientSpeaksFirst;
 
     private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, Dispatch dispatch, int maxSessions,
-            int maxStartingSessions, Map<String, String> settings, boolean help, Duration grace, Duration stopLimit) {
+            int maxStartingSessions, Map<String, String> settings, boolean help, Duration grace, Duration stopLimit,
+            Boolean clientSpeaksFirst) {
         this.stopLimit = stopLimit;
+        this.clientSpeaksFirst = clientSpeaksFirst;
         this.maxStartingSessions = maxStartingSessions;
         this.grace = grace;
         this.dispatch = dispatch;
@@ -82,6 +87,7 @@ public final class LaunchOptions {
         boolean help = false;
         Duration grace = DEFAULT_GRACE;
         Duration stopLimit = DEFAULT_STOP_LIMIT;
+        Boolean clientSpeaksFirst = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
@@ -127,6 +133,12 @@ public final class LaunchOptions {
                 case "grace":
                     grace = parseGrace(value);
                     break;
+                case "client-speaks-first":
+                    if (!value.equals("true") && !value.equals("false")) {
+                        throw new IllegalArgumentException("--client-speaks-first: " + value + " (expected: true or false)");
+                    }
+                    clientSpeaksFirst = Boolean.valueOf(value);
+                    break;
                 case "stop-limit":
                     stopLimit = parseDuration("--stop-limit", value);
                     if (stopLimit.isZero()) {
@@ -148,7 +160,7 @@ public final class LaunchOptions {
         }
         return new LaunchOptions(port, mode, workers != null ? workers : 2,
                 policy != null ? policy : SuspendPolicy.immediately(), dispatch != null ? dispatch : Dispatch.WORKERS,
-                maxSessions, maxStartingSessions, settings, help, grace, stopLimit);
+                maxSessions, maxStartingSessions, settings, help, grace, stopLimit, clientSpeaksFirst);
     }
 
     /** Parses {@code <n>s} or {@code <n>ms}, at most an hour; {@code 0} stops at once. */
@@ -253,6 +265,9 @@ public final class LaunchOptions {
                 .append("  --max-starting-sessions N  accepted sessions waiting to start at once; while that many wait,\n")
                 .append("                    no more are accepted (default ").append(FlowServer.DEFAULT_MAX_STARTING_SESSIONS)
                 .append(")\n")
+                .append("  --client-speaks-first B  true: a connection gets a session once its first byte arrives,\n")
+                .append("                    closed if it sends nothing within 30s (or the idle timeout); false: at once (default: the\n")
+                .append("                    protocol's, ").append(protocol.clientSpeaksFirst()).append(")\n")
                 .append("  --grace T         on SIGTERM: stop accepting, let requests in flight finish for up to T\n")
                 .append("                    (<n>s or <n>ms; default ").append(DEFAULT_GRACE.toSeconds())
                 .append("s), then close the rest; exit 0 if all finished, else 143\n")
@@ -317,6 +332,15 @@ public final class LaunchOptions {
         return stopLimit;
     }
 
+    /**
+     * {@code --client-speaks-first}: whether connections wait for their first byte before their session
+     * is made ({@code FlowServer.Builder.clientSpeaksFirst}); empty for the protocol's {@link
+     * SampleProtocol#clientSpeaksFirst()}.
+     */
+    public Optional<Boolean> clientSpeaksFirst() {
+        return Optional.ofNullable(clientSpeaksFirst);
+    }
+
     /** Whether {@code --help} was given. */
     public boolean help() {
         return help;
@@ -328,6 +352,7 @@ public final class LaunchOptions {
                 + (mode == Mode.CONTINUATION ? " workers=" + workers + " policy=" + policy
                         + " dispatch=" + dispatchName(dispatch) : " (thread per session)")
                 + " maxSessions=" + maxSessions + " maxStartingSessions=" + maxStartingSessions + " grace=" + grace.toMillis()
-                + "ms stopLimit=" + stopLimit.toMillis() + "ms" + (settings.isEmpty() ? "" : " " + settings);
+                + "ms stopLimit=" + stopLimit.toMillis() + "ms"
+                + (clientSpeaksFirst == null ? "" : " clientSpeaksFirst=" + clientSpeaksFirst) + (settings.isEmpty() ? "" : " " + settings);
     }
 }

@@ -35,6 +35,16 @@ public interface SampleProtocol {
         return List.of(protocolPackage(), dev.flow.samples.wire.OutputBuffer.class.getPackageName());
     }
 
+    /**
+     * Whether the protocol's clients speak first (HTTP, Redis): then the server makes a connection's
+     * session only once its first byte arrives ({@code FlowServer.Builder.clientSpeaksFirst}), and a
+     * connection that resets or stays silent costs no session. Default {@code false}, as a protocol
+     * whose server speaks first (SMTP's greeting) must have it.
+     */
+    default boolean clientSpeaksFirst() {
+        return false;
+    }
+
     /** The protocol's settings (limits), each an option {@code --name value} with a default. */
     List<Setting> settings();
 

@@ -118,6 +118,7 @@ public final class SampleServer implements AutoCloseable {
                 .config(setup.config())
                 .maxSessions(options.maxSessions())
                 .maxStartingSessions(options.maxStartingSessions())
+                .clientSpeaksFirst(options.clientSpeaksFirst().orElse(protocol.clientSpeaksFirst()))
                 .backlog(4096);
         FlowScheduler scheduler = null;
         Route route = Route.SYNC;

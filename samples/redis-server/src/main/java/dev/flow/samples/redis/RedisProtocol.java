@@ -27,6 +27,12 @@ public final class RedisProtocol implements SampleProtocol {
     static final Setting IDLE_TIMEOUT = new Setting("idle-timeout-ms", "300000",
             "close a connection idle that long, 0 = never (whole seconds)");
 
+    /** {@code true}: a Redis client sends its command first. */
+    @Override
+    public boolean clientSpeaksFirst() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "redis-server";

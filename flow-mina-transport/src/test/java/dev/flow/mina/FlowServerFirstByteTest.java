@@ -1,0 +1,208 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowScheduler;
+import dev.flow.Transport;
+import dev.flow.TransportConfig;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link FlowServer.Builder#clientSpeaksFirst(boolean)}: accepted connections wait on the acceptor for
+ * their first byte before a session is made; those that never send are closed after {@link
+ * FlowServer.Builder#firstByteTimeout(Duration)}, they count against {@code maxSessions}, a stop closes
+ * them, one that resets first makes no session and is counted; with the option off a server that
+ * speaks first is served as before.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FlowServerFirstByteTest {
+
+    private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+
+    private final List<FlowServer> servers = new ArrayList<>();
+    private final List<Socket> clients = new ArrayList<>();
+    private final FlowScheduler scheduler = FlowScheduler.builder().workers(2).name("first-byte").build();
+    private final Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (Socket s : clients) {
+            s.close();
+        }
+        for (FlowServer s : servers) {
+            s.close();
+            assertEquals(0, s.awaitingFirstByte(), "connections left waiting for their first byte after close");
+        }
+        servers.clear();
+        Teardown.closeAll(FlowConnector.builder().build(), servers, scheduler);
+    }
+
+    private FlowServer start(FlowServer.Builder builder) throws IOException {
+        FlowServer server = builder.start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        return server;
+    }
+
+    private FlowServer echo(FlowServer.Builder options) throws IOException {
+        return start(options.handler(LOADER, "flowtest.mina.LineEcho", outcomes));
+    }
+
+    private Socket connect(FlowServer server) throws IOException {
+        Socket s = new Socket(Pairs.LOOPBACK, ((InetSocketAddress) server.localAddress()).getPort());
+        clients.add(s);
+        s.setSoTimeout(20_000);
+        return s;
+    }
+
+    /** Connects to {@code server} and waits until the connection waits there for its first byte. */
+    private Socket waiting(FlowServer server) throws IOException {
+        Socket s = connect(server);
+        Conditions.await("the connection to wait for its first byte", () -> server.awaitingFirstByte() == 1,
+                () -> "waiting " + server.awaitingFirstByte());
+        return s;
+    }
+
+    /** Whether the server closed {@code s}: its next read sees the end of the stream or a reset. */
+    private static boolean closedByServer(Socket s) throws IOException {
+        try {
+            return s.getInputStream().read() == -1;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aRequestIsServedWhenTheClientSpeaksFirst(ServerMode mode) throws Exception {
+        FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true));
+        Socket s = connect(server);
+        OutputStream out = s.getOutputStream();
+        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+        out.write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        assertEquals("hello", in.readLine());
+        assertEquals("bye", in.readLine());
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        assertEquals(0, server.awaitingFirstByte());
+    }
+
+    @Test
+    void aConnectionThatNeverSendsIsClosedAfterTheFirstByteTimeout() throws Exception {
+        FlowServer server = echo(ServerMode.WORKERS.builder(scheduler).clientSpeaksFirst(true)
+                .firstByteTimeout(Duration.ofMillis(300)));
+        Socket s = waiting(server);
+        long start = System.nanoTime();
+        assertTrue(closedByServer(s), "a silent connection is closed by the server");
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(ms < 10_000, "closed after " + ms + " ms (firstByteTimeout 300 ms)");
+        Conditions.await("the timeout to be counted", () -> server.stats().timedOut() == 1, () -> server.stats().toString());
+        assertEquals(0, server.awaitingFirstByte());
+        assertEquals(0, server.acceptedSessions(), "sessions made for a connection that never sent");
+    }
+
+    @Test
+    void aConnectionThatNeverSendsIsClosedAfterTheIdleTimeoutWhenItIsShorter() throws Exception {
+        FlowServer server = echo(ServerMode.WORKERS.builder(scheduler).clientSpeaksFirst(true)
+                .config(TransportConfig.builder().idleTimeout(Duration.ofSeconds(1)).build()));
+        Socket s = connect(server);
+        long start = System.nanoTime();
+        assertTrue(closedByServer(s), "a silent connection is closed by the server");
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(ms >= 900 && ms < 10_000, "closed after " + ms + " ms (idleTimeout 1 s, firstByteTimeout 30 s)");
+        Conditions.await("the timeout to be counted", () -> server.stats().timedOut() == 1, () -> server.stats().toString());
+        assertEquals(0, server.acceptedSessions(), "sessions made for a connection that never sent");
+    }
+
+    @Test
+    void connectionsWaitingForTheirFirstByteCountAgainstMaxSessions() throws Exception {
+        FlowServer server = echo(ServerMode.WORKERS.builder(scheduler).clientSpeaksFirst(true)
+                .maxSessions(2));
+        connect(server);
+        connect(server);
+        Conditions.await("two connections to wait", () -> server.awaitingFirstByte() == 2,
+                () -> "waiting " + server.awaitingFirstByte());
+        Socket third = connect(server);
+        assertTrue(closedByServer(third), "a connection beyond maxSessions 2 (two waiting) is closed at once");
+        Conditions.await("the rejection to be counted", () -> server.stats().rejected() == 1, () -> server.stats().toString());
+        assertEquals(2, server.awaitingFirstByte());
+    }
+
+    @Test
+    void closeClosesTheConnectionsWaitingForTheirFirstByte() throws Exception {
+        FlowServer server = echo(ServerMode.WORKERS.builder(scheduler).clientSpeaksFirst(true));
+        Socket s = waiting(server);
+        server.close();
+        assertTrue(closedByServer(s), "a waiting connection is closed by close()");
+        assertEquals(0, server.awaitingFirstByte());
+        assertEquals(1, server.stats().stopped(), server.stats().toString());
+    }
+
+    @Test
+    void aGracefulCloseClosesTheConnectionsWaitingForTheirFirstByteAtOnce() throws Exception {
+        FlowServer server = echo(ServerMode.WORKERS.builder(scheduler).clientSpeaksFirst(true));
+        Socket s = waiting(server);
+        assertTrue(server.close(Duration.ofSeconds(20)), "a clean stop: nothing was in flight");
+        assertTrue(closedByServer(s), "a waiting connection is closed by close(grace)");
+        assertEquals(1, server.stats().stopped(), server.stats().toString());
+    }
+
+    @Test
+    void aResetBeforeTheFirstByteMakesNoSessionAndIsCounted() throws Exception {
+        FlowServer server = echo(ServerMode.WORKERS.builder(scheduler).clientSpeaksFirst(true));
+        Socket s = waiting(server);
+        s.setSoLinger(true, 0);
+        s.close();
+        Conditions.await("the reset to be counted", () -> server.stats().resets() == 1, () -> server.stats().toString());
+        assertEquals(0, server.awaitingFirstByte());
+        assertEquals(0, server.acceptedSessions(), "sessions made for a connection reset before its first byte");
+    }
+
+    @Test
+    void aServerThatSpeaksFirstIsServedWithTheOptionOff() throws Exception {
+        FlowServer server = start(FlowServer.builder().threadPerSession()
+                .handler(t -> (Callable<String>) () -> greet(t)));
+        Socket s = connect(server);
+        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+        assertEquals("220 hello", in.readLine(), "the server's greeting before the client sent anything");
+        assertEquals(0, server.awaitingFirstByte());
+    }
+
+    @Test
+    void firstByteTimeoutMustBePositive() {
+        FlowServer.Builder b = FlowServer.builder();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.firstByteTimeout(Duration.ZERO));
+        assertEquals("firstByteTimeout: PT0S (expected: > 0)", e.getMessage());
+        assertThrows(NullPointerException.class, () -> b.firstByteTimeout(null));
+    }
+
+    private static String greet(Transport t) throws IOException {
+        t.writeLine("220 hello");
+        return t.readLine();
+    }
+}
