@@ -418,7 +418,9 @@ public final class FlowServer implements AutoCloseable {
      * The first-byte rule ({@link Builder#clientSpeaksFirst}): connections wait at most {@code
      * timeout}, or the transport's {@code idleTimeout} if it is set and shorter, count against {@code
      * maxSessions} with the running handlers, and are counted in the stats and peer events like
-     * sessions. Any thread.
+     * sessions: one that ends before its first byte counts as {@linkplain SessionStats#accepted()
+     * accepted} then, with its one outcome (a reset: {@code closedByPeer} and a reset event, as a
+     * session's), so that every accepted connection still ends in exactly one outcome. Any thread.
      */
     private final class FirstByte implements FlowSocketAcceptor.FirstByteRule {
         private final long timeoutNanos;
@@ -443,12 +445,15 @@ public final class FlowServer implements AutoCloseable {
 
         @Override
         public void timedOut(Object remote) {
+            accepted.incrementAndGet();
             timedOut.increment();
             timeouts.record(remote, timedOutText);
         }
 
         @Override
         public void reset(Object remote, Object cause) {
+            accepted.incrementAndGet();
+            closedByPeer.increment();
             if (!closed.get()) {
                 resets.record(remote, cause);
             }
@@ -456,16 +461,19 @@ public final class FlowServer implements AutoCloseable {
 
         @Override
         public void closedByPeer() {
+            accepted.incrementAndGet();
             closedByPeer.increment();
         }
 
         @Override
         public void rejected() {
+            accepted.incrementAndGet();
             rejected.increment();
         }
 
         @Override
         public void stopped() {
+            accepted.incrementAndGet();
             stopped.increment();
         }
     }
@@ -1179,8 +1187,8 @@ public final class FlowServer implements AutoCloseable {
          * session until its first byte arrives; default {@code false}. When {@code true}, an accepted
          * connection waits on the acceptor, costing a descriptor and no I/O thread, session or
          * handler, until its first byte arrives; then its session is made and served as usual. One
-         * that resets or closes before sending is closed there (counted in {@link
-         * SessionStats#resets()} or {@link SessionStats#closedByPeer()}), so a connect-then-reset
+         * that resets or closes before sending is closed there (counted as {@link
+         * SessionStats#closedByPeer()}, a reset also in {@link SessionStats#resets()}), so a connect-then-reset
          * flood does not hold up the I/O threads' turns; one that sends nothing within {@link
          * #firstByteTimeout(Duration)} is closed ({@link SessionStats#timedOut()}); waiting connections
          * count against {@link #maxSessions(int)} with the running handlers, a connection beyond is

@@ -123,7 +123,8 @@ class FlowServerFirstByteTest {
         assertTrue(ms < 10_000, "closed after " + ms + " ms (firstByteTimeout 300 ms)");
         Conditions.await("the timeout to be counted", () -> server.stats().timedOut() == 1, () -> server.stats().toString());
         assertEquals(0, server.awaitingFirstByte());
-        assertEquals(0, server.acceptedSessions(), "sessions made for a connection that never sent");
+        assertEquals(0, scheduler.stats().started(), "handlers started for a connection that never sent");
+        assertEquals(1, server.stats().accepted(), "the connection counts as accepted, with its one outcome: " + server.stats());
     }
 
     @Test
@@ -136,7 +137,8 @@ class FlowServerFirstByteTest {
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertTrue(ms >= 900 && ms < 10_000, "closed after " + ms + " ms (idleTimeout 1 s, firstByteTimeout 30 s)");
         Conditions.await("the timeout to be counted", () -> server.stats().timedOut() == 1, () -> server.stats().toString());
-        assertEquals(0, server.acceptedSessions(), "sessions made for a connection that never sent");
+        assertEquals(0, scheduler.stats().started(), "handlers started for a connection that never sent");
+        assertEquals(1, server.stats().accepted(), "the connection counts as accepted, with its one outcome: " + server.stats());
     }
 
     @Test
@@ -180,7 +182,9 @@ class FlowServerFirstByteTest {
         s.close();
         Conditions.await("the reset to be counted", () -> server.stats().resets() == 1, () -> server.stats().toString());
         assertEquals(0, server.awaitingFirstByte());
-        assertEquals(0, server.acceptedSessions(), "sessions made for a connection reset before its first byte");
+        assertEquals(0, scheduler.stats().started(), "handlers started for a connection reset before its first byte");
+        Conditions.await("the reset connection to end as closed by its peer", () -> server.stats().closedByPeer() == 1
+                && server.stats().accepted() == 1, () -> server.stats().toString());
     }
 
     @Test

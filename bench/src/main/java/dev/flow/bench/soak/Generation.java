@@ -46,6 +46,7 @@ final class Generation {
                 .config(config)
                 .maxSessions(o.maxSessions)
                 .inputBudget(new InputBudget(o.inputBudgetBytes))
+                .clientSpeaksFirst(o.clientSpeaksFirst)
                 .onFailure(onFailure);
         FlowScheduler scheduler = null;
         if (o.sync) {

@@ -19,6 +19,11 @@ public final class SoakOptions {
     final boolean sync;
     /** Continuation mode with flows resumed on the MINA I/O threads ({@code Dispatch.IO_THREADS}), {@code --io-threads}. */
     final boolean ioThreads;
+    /**
+     * The server makes a session only once its client's first byte arrived ({@code
+     * FlowServer.Builder.clientSpeaksFirst}), {@code --client-speaks-first}; default off.
+     */
+    final boolean clientSpeaksFirst;
     /** Scheduler workers, {@code --workers}; default 2. */
     final int workers;
     /** Multiplies the number of client threads of every kind, {@code --scale}; default 1. */
@@ -56,16 +61,17 @@ public final class SoakOptions {
         this.idleBatch = intOption(v, "idle-batch", 20, 1, 200);
         this.sync = v.remove("sync") != null;
         this.ioThreads = v.remove("io-threads") != null;
+        this.clientSpeaksFirst = v.remove("client-speaks-first") != null;
         if (!v.isEmpty()) {
             throw new IllegalArgumentException("options: " + v.keySet() + " (expected: seconds, restart-every, "
-                    + "report-every, sync, io-threads, workers, scale, idle-batch)");
+                    + "report-every, sync, io-threads, client-speaks-first, workers, scale, idle-batch)");
         }
         if (sync && ioThreads) {
             throw new IllegalArgumentException("--sync and --io-threads (expected: at most one; sync mode has no flows)");
         }
     }
 
-    /** Parses {@code args}; {@code --sync} and {@code --io-threads} take no value. */
+    /** Parses {@code args}; {@code --sync}, {@code --io-threads} and {@code --client-speaks-first} take no value. */
     public static SoakOptions parse(String... args) {
         Map<String, String> v = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -76,7 +82,7 @@ public final class SoakOptions {
             int eq = a.indexOf('=');
             if (eq > 0) {
                 v.put(a.substring(2, eq), a.substring(eq + 1));
-            } else if (a.equals("--sync") || a.equals("--io-threads")) {
+            } else if (a.equals("--sync") || a.equals("--io-threads") || a.equals("--client-speaks-first")) {
                 v.put(a.substring(2), "true");
             } else if (i + 1 < args.length) {
                 v.put(a.substring(2), args[++i]);
