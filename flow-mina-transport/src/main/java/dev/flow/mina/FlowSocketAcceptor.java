@@ -45,7 +45,8 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * session made and queued on an I/O processor: a connection that resets or closes before sending
  * costs the I/O threads nothing. One that sends nothing within the rule's timeout is closed; one
  * accepted while the rule's {@link FirstByteRule#admits} says no is closed at once; {@link
- * #closeWaiting()} closes those left when the server stops. Each is reported to the rule. A session
+ * #closeWaiting()} closes those left when the server stops. Each is reported to the rule before it is
+ * closed, so a peer that sees the close finds it counted. A session
  * made this way counts as {@linkplain #started starting} too, but is made even while accepts are
  * paused by that bound: the waiting connections are bounded by the rule.
  *
@@ -203,9 +204,8 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
             }
             i.remove();
             if (waiting.remove(w)) {
-                Object peer = remote(w.channel);
+                firstByte.timedOut(remote(w.channel));
                 closeQuietly(w.channel);
-                firstByte.timedOut(peer);
             }
         }
         return keys.size();
@@ -240,13 +240,12 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
                 return;
             }
             key.cancel();
-            Object peer = remote(ch);
-            closeQuietly(ch);
             if (reset != null || n > 0) {
-                firstByte.reset(peer, reset != null ? reset : "a byte arrived after a wake-up with none");
+                firstByte.reset(remote(ch), reset != null ? reset : "a byte arrived after a wake-up with none");
             } else {
                 firstByte.closedByPeer();
             }
+            closeQuietly(ch);
             return;
         }
         byDeadline.remove(w);
@@ -301,8 +300,8 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         for (Iterator<Waiting> i = waiting.iterator(); i.hasNext(); ) {
             Waiting w = i.next();
             if (waiting.remove(w)) {
-                closeQuietly(w.channel);
                 firstByte.stopped();
+                closeQuietly(w.channel);
             }
         }
     }
@@ -438,8 +437,8 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
      */
     private void await(SocketChannel channel) {
         if (!firstByte.admits(waiting.size())) {
-            closeQuietly(channel);
             firstByte.rejected();
+            closeQuietly(channel);
             return;
         }
         Waiting w = new Waiting(channel, System.nanoTime() + firstByte.timeoutNanos());

@@ -13,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -165,13 +166,29 @@ class RedisServerJedisTest {
         }
     }
 
+    /**
+     * {@link SampleTests#rawExchange}, where a reset counts as no answer: the sample's clients speak first, so
+     * a connection over {@code maxSessions} is closed on the acceptor, and a request already sent and never
+     * read makes the close a reset (TCP's rule for unread input), not an end of stream.
+     */
+    private static String unansweredOrReset(SampleServer server, String request) throws IOException {
+        try {
+            return SampleTests.rawExchange(server, request);
+        } catch (SocketException e) {
+            if (String.valueOf(e.getMessage()).contains("reset")) {
+                return "";
+            }
+            throw e;
+        }
+    }
+
     @Test
     void sessionsOverMaxSessionsAreClosedAtOnceAndTheOthersKeepWorking() throws Exception {
         start("continuation", "--max-sessions", "2");
         try (Jedis a = jedis(); Jedis b = jedis()) {
             assertEquals("PONG", a.ping());
             assertEquals("PONG", b.ping());
-            assertEquals("", SampleTests.rawExchange(server, "PING\r\n"), "a third session is closed unanswered");
+            assertEquals("", unansweredOrReset(server, "PING\r\n"), "a third session is closed unanswered");
             assertEquals(1, server.sessionStats().rejected(), server.sessionStats()::toString);
             assertEquals("PONG", a.ping());
             assertEquals("PONG", b.ping());
