@@ -113,6 +113,7 @@ public final class SoakOptions {
     @Override
     public String toString() {
         return "--seconds " + seconds + " --restart-every " + restartEvery + " --report-every " + reportEvery
-                + (sync ? " --sync" : " --workers " + workers + (ioThreads ? " --io-threads" : "")) + " --scale " + scale + " --idle-batch " + idleBatch;
+                + (sync ? " --sync" : " --workers " + workers + (ioThreads ? " --io-threads" : ""))
+                + (clientSpeaksFirst ? " --client-speaks-first" : "") + " --scale " + scale + " --idle-batch " + idleBatch;
     }
 }

@@ -45,8 +45,8 @@ class SoakSmokeTest {
 
     @Test
     void soakOptionsRejectUnknownAndOutOfRangeValues() {
-        assertEquals("options: [colour] (expected: seconds, restart-every, report-every, sync, io-threads, workers, scale, "
-                + "idle-batch)", assertThrows(IllegalArgumentException.class,
+        assertEquals("options: [colour] (expected: seconds, restart-every, report-every, sync, io-threads, "
+                + "client-speaks-first, workers, scale, idle-batch)", assertThrows(IllegalArgumentException.class,
                         () -> SoakOptions.parse("--colour", "red")).getMessage());
         assertEquals("--seconds: 0 (expected: 1..86400)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--seconds=0")).getMessage());
@@ -54,5 +54,7 @@ class SoakSmokeTest {
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--sync", "--io-threads")).getMessage());
         assertEquals("--workers: two (expected: an integer)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--workers", "two")).getMessage());
+        assertEquals("--seconds 60 --restart-every 20 --report-every 5 --workers 2 --io-threads --client-speaks-first "
+                + "--scale 1 --idle-batch 20", SoakOptions.parse("--io-threads", "--client-speaks-first").toString());
     }
 }
