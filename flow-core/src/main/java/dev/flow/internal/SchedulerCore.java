@@ -8,10 +8,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -79,6 +81,11 @@ public final class SchedulerCore {
     private final Set<Carrier> carriers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger carrierIds = new AtomicInteger();
     private final ScheduledThreadPoolExecutor timer;
+    /**
+     * Every thread the timer made: {@link #close} joins them, as the executor's own termination comes
+     * just before its last thread ends.
+     */
+    private final Queue<Thread> timerThreads = new ConcurrentLinkedQueue<>();
     private final SleepWheel sleeps;
     private final SuspendPolicy policy;
     private final boolean recordStacks;
@@ -140,6 +147,7 @@ public final class SchedulerCore {
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, name + "-timer");
             t.setDaemon(true);
+            timerThreads.add(t);
             return t;
         });
         this.timer.setRemoveOnCancelPolicy(true);
@@ -668,6 +676,9 @@ public final class SchedulerCore {
                     w.join();
                 }
                 timer.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+                for (Thread t : timerThreads) {
+                    t.join();
+                }
                 sleeps.awaitTermination(0);
             }
         } catch (InterruptedException e) {
@@ -763,8 +774,16 @@ public final class SchedulerCore {
                 return false;
             }
         }
-        return timer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
-                && sleeps.awaitTermination(TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())) + 1);
+        if (!timer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            return false;
+        }
+        for (Thread t : timerThreads) {
+            t.join(TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())) + 1);
+            if (t.isAlive()) {
+                return false;
+            }
+        }
+        return sleeps.awaitTermination(TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())) + 1);
     }
 
     /** Whether flows are waiting in the ready queue for a worker. */
