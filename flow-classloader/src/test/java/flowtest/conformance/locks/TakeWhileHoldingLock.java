@@ -16,7 +16,7 @@ public final class TakeWhileHoldingLock implements Callable<Object> {
         LinkedBlockingQueue<String> queue = new LinkedBlockingQueue<>();
         lock.lock();
         try {
-            Async.later("item").thenAccept(queue::add);
+            Async.runLater(() -> queue.add("item"));
             return queue.take() + ", held " + lock.isHeldByCurrentThread();
         } finally {
             lock.unlock();

@@ -8,7 +8,7 @@ public final class ArrayStoreOfTakeInLoopIntoNullLocal implements Callable<Objec
     @Override
     public Object call() throws Exception {
         BlockingQueue<String> q = new LinkedBlockingQueue<>();
-        CompletableFuture.runAsync(() -> q.add("a"), CompletableFuture.delayedExecutor(2, TimeUnit.MILLISECONDS));
+        Async.runLater(() -> q.add("a"));
         String[] out = none();
         for (int i = 0; i < 1; i++) {
             out[i] = q.take();

@@ -1,7 +1,7 @@
 package flowtest.conformance.primitives;
 
+import flowtest.support.Async;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +12,7 @@ public final class CompletionServiceTake implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         CompletionService<String> done =
-                new ExecutorCompletionService<>(CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS));
+                new ExecutorCompletionService<>(Async::runLater);
         done.submit(() -> "first");
         String first = done.take().get();
         done.submit(() -> "second");

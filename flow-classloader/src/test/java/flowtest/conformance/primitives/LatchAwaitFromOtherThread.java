@@ -9,7 +9,7 @@ public final class LatchAwaitFromOtherThread implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         CountDownLatch latch = new CountDownLatch(1);
-        Async.later("x").thenRun(latch::countDown);
+        Async.runLater(latch::countDown);
         latch.await();
         return "count " + latch.getCount();
     }

@@ -9,9 +9,9 @@ public final class SemaphoreAcquireFromOtherThread implements Callable<Object> {
     @Override
     public Object call() throws Exception {
         Semaphore semaphore = new Semaphore(0);
-        Async.later(1).thenAccept(semaphore::release);
+        Async.runLater(() -> semaphore.release(1));
         semaphore.acquire();
-        Async.later(2).thenAccept(semaphore::release);
+        Async.runLater(() -> semaphore.release(2));
         semaphore.acquireUninterruptibly(2);
         return "permits " + semaphore.availablePermits();
     }

@@ -12,7 +12,7 @@ public final class TakeFromOtherThread implements Callable<Object> {
         BlockingQueue<String> queue = new LinkedBlockingDeque<>();
         StringBuilder b = new StringBuilder();
         for (String s : new String[] {"a", "b", "c"}) {
-            Async.later(s).thenAccept(queue::add);
+            Async.runLater(() -> queue.add(s));
             b.append(queue.take());
         }
         return b.toString();
