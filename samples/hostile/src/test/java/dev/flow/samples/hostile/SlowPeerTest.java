@@ -159,7 +159,8 @@ class SlowPeerTest {
 
     private static String askOnce(SampleProcess server, String request) throws IOException {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-            s.setSoTimeout(5_000);
+            // The first request instruments the handler: seconds on a loaded machine.
+            s.setSoTimeout(30_000);
             s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             InputStream in = s.getInputStream();
             StringBuilder line = new StringBuilder();
