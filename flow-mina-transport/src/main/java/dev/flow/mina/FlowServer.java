@@ -828,7 +828,8 @@ public final class FlowServer implements AutoCloseable {
             return;
         }
         startedOrEnded(s);
-        s.transport.close();
+        // Counted before the session closes, so that a peer that sees the close finds it counted; the
+        // failure handler runs after the close.
         switch (outcome) {
             case COMPLETED:
                 completed.increment();
@@ -853,19 +854,21 @@ public final class FlowServer implements AutoCloseable {
                 break;
             default:
                 failed.increment();
-                boolean peers = byPeersProtocol(failure);
-                if (peers) {
+                if (byPeersProtocol(failure)) {
                     protocolErrors.record(s.transport, failure);
                 }
-                try {
-                    if (onFailure != null) {
-                        onFailure.accept(s.transport, failure);
-                    } else if (!peers) {
-                        report(s.transport, failure);
-                    }
-                } catch (RuntimeException e) {
-                    warn("failure handler of " + this + " threw " + e);
+        }
+        s.transport.close();
+        if (outcome == Outcome.FAILED) {
+            try {
+                if (onFailure != null) {
+                    onFailure.accept(s.transport, failure);
+                } else if (!byPeersProtocol(failure)) {
+                    report(s.transport, failure);
                 }
+            } catch (RuntimeException e) {
+                warn("failure handler of " + this + " threw " + e);
+            }
         }
         if (s.launched) {
             releaseSlot();
