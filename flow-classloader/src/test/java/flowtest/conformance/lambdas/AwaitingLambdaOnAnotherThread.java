@@ -9,8 +9,8 @@ import java.util.concurrent.Executors;
 /**
  * {@code CompletableFuture.supplyAsync(lambda, executor)} with an awaiting lambda: the lambda runs on
  * another thread, outside any flow, and blocks there as it would without the loader; the flow awaits
- * the result. The value comes 100 ms after the other thread began to wait for it, so that the flow awaits
- * first even on a loaded machine (1 ms after, a descheduled flow found the result ready: no suspension).
+ * the result. The lambda's value comes once the flow waits (the flow found the result ready when the value
+ * came 1 ms after the other thread waited for it, on a loaded machine: no suspension).
  */
 public final class AwaitingLambdaOnAnotherThread implements Callable<Object> {
 
@@ -18,7 +18,8 @@ public final class AwaitingLambdaOnAnotherThread implements Callable<Object> {
     public Object call() {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
-            CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> Async.awaitedFor("x", 100).join() + "y", executor);
+            CompletableFuture<String> x = Async.onceWaiting("x");
+            CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> x.join() + "y", executor);
             return f.join();
         } finally {
             executor.shutdown();

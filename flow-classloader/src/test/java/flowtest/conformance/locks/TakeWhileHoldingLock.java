@@ -6,8 +6,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@code take()} while holding a lock, of an element another thread adds later: the lock belongs to
- * the flow, so the flow suspends in {@code take()} and still holds the lock afterwards.
+ * {@code take()} while holding a lock, of an element another thread adds once the flow waits: the lock
+ * belongs to the flow, so the flow suspends in {@code take()} and still holds the lock afterwards.
  */
 public final class TakeWhileHoldingLock implements Callable<Object> {
     @Override
@@ -16,7 +16,7 @@ public final class TakeWhileHoldingLock implements Callable<Object> {
         LinkedBlockingQueue<String> queue = new LinkedBlockingQueue<>();
         lock.lock();
         try {
-            Async.runLater(() -> queue.add("item"));
+            Async.onceWaiting("item").thenAccept(queue::add);
             return queue.take() + ", held " + lock.isHeldByCurrentThread();
         } finally {
             lock.unlock();

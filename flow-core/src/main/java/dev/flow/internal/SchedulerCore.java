@@ -817,8 +817,16 @@ public final class SchedulerCore {
                 alive++;
             }
         }
-        return new long[] {started.sum(), completed.sum(), failed.sum(), resumed.sum(),
-            active.get(), running.get(), suspended.get(), ready.size(), alive, workerErrors.get(),
+        // Read in this order, so that a snapshot is consistent where it matters: a flow counts as active
+        // before it counts as started, and as completed or failed before it stops being active; so an idle
+        // snapshot (no flow active) counts every flow it counts as started among the ended ones.
+        long startedCount = started.sum();
+        long activeCount = active.get();
+        long runningCount = running.get();
+        long suspendedCount = suspended.get();
+        long queued = ready.size();
+        return new long[] {startedCount, completed.sum(), failed.sum(), resumed.sum(),
+            activeCount, runningCount, suspendedCount, queued, alive, workerErrors.get(),
             outOfMemoryErrors.get()};
     }
 

@@ -354,8 +354,10 @@ public final class FlowServer implements AutoCloseable {
      * interrupted). The same in sync and continuation mode, with either {@link Dispatch}.
      *
      * @param grace how long sessions may take to finish; {@link Duration#ZERO} closes at once
-     * @return {@code true} if every session had ended within the grace period (a clean stop),
-     *     {@code false} if some had to be closed, or if the server was already closed
+     * @return {@code true} if every session had ended within the grace period (a clean stop): every
+     *     handler has then returned and its end is counted in {@link #stats()} (and reported to {@link
+     *     Builder#onFailure}) when this method returns; {@code false} if some had to be closed, or if the
+     *     server was already closed
      * @throws IllegalArgumentException if {@code grace} is negative
      */
     public boolean close(Duration grace) {
@@ -389,7 +391,9 @@ public final class FlowServer implements AutoCloseable {
         boolean interrupted = false;
         boolean clean;
         synchronized (sessionsChanged) {
-            while (!(clean = sessions.isEmpty() && (scheduler != null || running.get() == 0))) {
+            // Every handler returned and its end counted, in either mode: a session closes before its
+            // handler's end is counted (and reported), so an empty session map alone does not say so.
+            while (!(clean = sessions.isEmpty() && running.get() == 0)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -824,7 +828,8 @@ public final class FlowServer implements AutoCloseable {
             return;
         }
         startedOrEnded(s);
-        s.transport.close();
+        // Counted before the session closes, so that a peer that sees the close finds it counted; the
+        // failure handler runs after the close.
         switch (outcome) {
             case COMPLETED:
                 completed.increment();
@@ -849,19 +854,21 @@ public final class FlowServer implements AutoCloseable {
                 break;
             default:
                 failed.increment();
-                boolean peers = byPeersProtocol(failure);
-                if (peers) {
+                if (byPeersProtocol(failure)) {
                     protocolErrors.record(s.transport, failure);
                 }
-                try {
-                    if (onFailure != null) {
-                        onFailure.accept(s.transport, failure);
-                    } else if (!peers) {
-                        report(s.transport, failure);
-                    }
-                } catch (RuntimeException e) {
-                    warn("failure handler of " + this + " threw " + e);
+        }
+        s.transport.close();
+        if (outcome == Outcome.FAILED) {
+            try {
+                if (onFailure != null) {
+                    onFailure.accept(s.transport, failure);
+                } else if (!byPeersProtocol(failure)) {
+                    report(s.transport, failure);
                 }
+            } catch (RuntimeException e) {
+                warn("failure handler of " + this + " threw " + e);
+            }
         }
         if (s.launched) {
             releaseSlot();
@@ -938,12 +945,14 @@ public final class FlowServer implements AutoCloseable {
 
         @Override
         public void closed(MinaTransport t) {
-            Session s = sessions.remove(t.session());
+            // Counted before it leaves the map: a graceful close that sees the map empty sees its count.
+            Session s = sessions.get(t.session());
             if (s != null && !s.admitted) {
                 end(s, closed.get() ? Outcome.STOPPED : Outcome.CLOSED_BY_PEER, null);
             } else if (s != null && !s.launched && pending.remove(s)) {
                 end(s, Outcome.CLOSED_BY_PEER, null);
             }
+            sessions.remove(t.session());
             synchronized (sessionsChanged) {
                 sessionsChanged.notifyAll();
             }

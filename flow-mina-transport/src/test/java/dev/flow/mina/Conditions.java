@@ -13,7 +13,11 @@ import java.util.function.Supplier;
 /** Waits for conditions with a deadline, re-checking every millisecond. */
 final class Conditions {
 
-    static final Duration DEFAULT = Duration.ofSeconds(5);
+    /**
+     * For what must happen: long enough for a loaded machine (two JVMs on two cores, a GC or a
+     * descheduling can take seconds); it only delays a failure.
+     */
+    static final Duration DEFAULT = Duration.ofSeconds(30);
 
     private Conditions() {
     }

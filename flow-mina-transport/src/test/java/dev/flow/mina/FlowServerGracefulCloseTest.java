@@ -20,7 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
+import org.apache.mina.core.session.IoSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -71,6 +76,9 @@ class FlowServerGracefulCloseTest {
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
 
         assertTrue(clean, "every session ended within the grace: " + server.stats());
+        // counted by the time close(grace) returns clean, though a session closes before its handler's end is counted
+        assertEquals(IN_FLIGHT + 2, server.stats().completed(), server.stats().toString());
+        assertEquals(0, server.stats().running(), server.stats().toString());
         assertTrue(ms < 10_000, "closed after " + ms + " ms (the requests take 700 ms)");
         for (BufferedReader in : busy) {
             assertEquals("done 3", in.readLine(), "the request in flight is answered");
@@ -78,9 +86,6 @@ class FlowServerGracefulCloseTest {
         }
         assertNull(idle.readLine(), "an idle session ends");
         assertNull(served.readLine(), "a session between requests ends");
-        // a session's end is counted when its handler has returned, which may follow the close its peer saw
-        Conditions.await("every session to be counted completed", () -> server.stats().completed() == IN_FLIGHT + 2
-                && server.stats().running() == 0, () -> server.stats().toString());
         assertEquals(IN_FLIGHT + 2, count("eof"), outcomes.toString());
         assertThrows(ConnectException.class, () -> connect(server), "no longer accepting");
     }
@@ -99,11 +104,54 @@ class FlowServerGracefulCloseTest {
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
 
         assertFalse(clean, "two sessions had to be closed: " + server.stats());
-        assertTrue(ms >= 290 && ms < 1_900, "closed after " + ms + " ms (grace 300 ms, request 2000 ms)");
+        // The missing answer shows that close did not wait for the 2 s request; the upper bound only
+        // catches a stop that hangs, with room for a loaded machine.
+        assertTrue(ms >= 290 && ms < 10_000, "closed after " + ms + " ms (grace 300 ms, request 2000 ms)");
         assertNull(slow.readLine(), "the session still working is closed without an answer");
         assertNull(partial.readLine(), "the session inside a request is closed");
         Conditions.await("both sessions to count as stopped", () -> server.stats().stopped() == 2,
                 Duration.ofSeconds(10), () -> server.stats() + " " + outcomes);
+    }
+
+    /**
+     * A session closes just before its handler's end is counted; a filter stretches that moment here (it
+     * holds the closing thread until the session has left the server and close(grace) has returned, 1 s at
+     * most). close(grace) returned clean as soon as no session was open, in continuation mode with
+     * running=1, completed=0 (a .ci/run saw running=1, completed 21 of 22 right after a clean close).
+     * Not with IO_THREADS: there the closing thread is the I/O thread that must close the session.
+     */
+    @ParameterizedTest
+    @EnumSource(value = ServerMode.class, names = {"SYNC", "WORKERS"})
+    void closeWithGraceReturnsOnlyOnceEveryHandlersEndIsCounted(ServerMode mode) throws Exception {
+        AtomicReference<FlowServer> started = new AtomicReference<>();
+        CountDownLatch closeReturned = new CountDownLatch(1);
+        AtomicBoolean held = new AtomicBoolean();
+        IoFilterAdapter slowClose = new IoFilterAdapter() {
+            @Override
+            public void filterClose(NextFilter next, IoSession session) throws Exception {
+                next.filterClose(session);
+                if (held.compareAndSet(false, true)) {
+                    Conditions.await("the session to leave the server", () -> started.get().openSessions() == 0);
+                    closeReturned.await(1, TimeUnit.SECONDS);
+                }
+            }
+        };
+        FlowServer server = mode.builder(scheduler)
+                .handler(LOADER, "flowtest.mina.HeadServer", outcomes)
+                .filter("slow-close", slowClose)
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        started.set(server);
+        servers.add(server);
+        assertEquals("done 2", send(server, "hello\n\n").readLine());
+
+        boolean clean = server.close(Duration.ofSeconds(20));
+        SessionStats after = server.stats();
+        closeReturned.countDown();
+
+        assertTrue(clean, after.toString());
+        assertTrue(held.get(), "the filter held the close");
+        assertEquals(1, after.completed(), after.toString());
+        assertEquals(0, after.running(), after.toString());
     }
 
     @Test

@@ -80,7 +80,11 @@ class ModulePathTest {
             "    }",
             "}");
 
-    /** Suspends twice, on CompletableFutures the JDK completes 20 ms later. */
+    /**
+     * Suspends twice, on CompletableFutures another thread completes once they are awaited (completed 20
+     * ms after they were made, they could be done before a cold flow on a loaded machine reached its join:
+     * then it never suspended).
+     */
     private static final String PINGER = String.join("\n",
             "package app.proto;",
             "import java.util.concurrent.Callable;",
@@ -89,10 +93,21 @@ class ModulePathTest {
             "public final class Pinger implements Callable<Object> {",
             "    @Override",
             "    public Object call() {",
-            "        String v = CompletableFuture.supplyAsync(() -> \"po\",",
-            "                CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)).join();",
-            "        return v + CompletableFuture.supplyAsync(() -> \"ng\",",
-            "                CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)).join();",
+            "        return onceAwaited(\"po\").join() + onceAwaited(\"ng\").join();",
+            "    }",
+            "    private static CompletableFuture<String> onceAwaited(String value) {",
+            "        CompletableFuture<String> f = new CompletableFuture<>();",
+            "        Thread t = new Thread(() -> {",
+            "            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);",
+            "            while (f.getNumberOfDependents() == 0 && System.nanoTime() - deadline < 0) {",
+            "                Thread.onSpinWait();",
+            "                Thread.yield();",
+            "            }",
+            "            f.complete(value);",
+            "        });",
+            "        t.setDaemon(true);",
+            "        t.start();",
+            "        return f;",
             "    }",
             "}");
 

@@ -28,7 +28,9 @@ class CloseGraceTest {
         FlowHandle<Object> finishing = s.submit(Schedulers.fixture("FinallyCounting", "future", soon, started, finallies));
         FlowHandle<Object> stuck = s.submit(Schedulers.fixture("FinallyCounting", "future", never, started, finallies));
         Schedulers.await(Duration.ofSeconds(10), () -> s.stats().suspended() == 2, () -> s.stats().toString());
-        Thread closer = new Thread(() -> s.close(Duration.ofMillis(500)), "closer");
+        // The grace must outlast completing 'soon' and resuming its flow on a loaded machine (500 ms left
+        // little room); the stuck flow is failed when it expires.
+        Thread closer = new Thread(() -> s.close(Duration.ofSeconds(5)), "closer");
         closer.start();
         Schedulers.await(Duration.ofSeconds(10), () -> rejects(s), () -> "close() has not started");
         soon.complete("in time");
