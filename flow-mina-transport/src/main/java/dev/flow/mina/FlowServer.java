@@ -307,6 +307,11 @@ public final class FlowServer implements AutoCloseable {
         return tcp != null ? tcp.waitingForFirstByte() : 0;
     }
 
+    /** The TCP acceptor, or {@code null} for in-VM pipes (for tests). */
+    FlowSocketAcceptor tcpAcceptor() {
+        return tcp;
+    }
+
     /** The most TCP sessions that were accepted and waited to start at once since the server started. */
     int startingSessionsPeak() {
         return tcp != null ? tcp.startingSessionsPeak() : 0;
