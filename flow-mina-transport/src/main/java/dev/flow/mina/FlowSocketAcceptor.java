@@ -46,9 +46,11 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * <p><b>First byte.</b> Given {@link FirstByteRule} (a server whose clients speak first), an accepted
  * connection waits on this acceptor's selector until its first byte arrives, and only then is its MINA
  * session made and queued on an I/O processor: a connection that resets or closes before sending
- * costs the I/O threads nothing. The bytes of that first read (at most {@link #PROBE_BYTES}) are handed
- * to the session when it opens ({@link #deliverFirstBytes}); a wake-up whose read finds nothing leaves
- * the connection waiting. One that sends nothing within the rule's timeout is closed; one
+ * costs the I/O threads nothing. A connection is read once as it is accepted (under a flood its bytes
+ * or its reset are usually there by then: it is decided without a turn of the selector), and again
+ * each time the selector reports it readable. The bytes of the read that finds some (at most {@link
+ * #PROBE_BYTES}) are handed to the session when it opens ({@link #deliverFirstBytes}); a read that
+ * finds nothing leaves the connection waiting. One that sends nothing within the rule's timeout is closed; one
  * accepted while the rule's {@link FirstByteRule#admits} says no is closed at once; {@link
  * #closeWaiting()} closes those left when the server stops. Each is reported to the rule before it is
  * closed, so a peer that sees the close finds it counted. A session
@@ -229,13 +231,21 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         return keys.size();
     }
 
-    /**
-     * {@code w}'s channel is readable: reads what it has into the probe. Bytes: its session is made
-     * and they are handed to it ({@link #FIRST_BYTES}); the end of the stream or a reset: it is closed
-     * and counted; nothing (a wake-up with nothing to read): it goes on waiting. One read decides, so
-     * no byte can arrive between a check and the read that consumes it.
-     */
+    /** {@code w}'s channel is readable: {@linkplain #firstRead reads} it; a read that finds nothing is counted. */
     private void firstByteReady(SelectionKey key, Waiting w) {
+        if (!firstRead(w, key)) {
+            emptyWakeups++;
+        }
+    }
+
+    /**
+     * Reads what {@code w}'s channel has into the probe. Bytes: its session is made and they are handed
+     * to it ({@link #FIRST_BYTES}); the end of the stream or a reset: it is closed and counted; in both
+     * cases {@code key} (if any) is cancelled and this returns {@code true}. Nothing: it goes on
+     * waiting, and this returns {@code false}. One read decides, so no byte can arrive between a check
+     * and the read that consumes it.
+     */
+    private boolean firstRead(Waiting w, SelectionKey key) {
         SocketChannel ch = w.channel;
         int n;
         IOException reset = null;
@@ -247,14 +257,15 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
             reset = e;
         }
         if (n == 0) {
-            emptyWakeups++;
-            return;
+            return false;
         }
         byDeadline.remove(w);
         if (!waiting.remove(w)) {
-            return;
+            return true;
         }
-        key.cancel();
+        if (key != null) {
+            key.cancel();
+        }
         if (n < 0) {
             if (reset != null) {
                 firstByte.reset(remote(ch), reset);
@@ -262,7 +273,7 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
                 firstByte.closedByPeer();
             }
             closeQuietly(ch);
-            return;
+            return true;
         }
         probe.flip();
         byte[] first = new byte[probe.remaining()];
@@ -280,11 +291,12 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
             }
             failedSessions.record(ch, e);
         }
+        return true;
     }
 
     /**
      * Hands {@code session} the bytes its connection sent before the session was made (read on the
-     * acceptor: {@link #firstByteReady}), through its whole filter chain, as if its processor had read
+     * acceptor: {@link #firstRead}), through its whole filter chain, as if its processor had read
      * them; does nothing for a session without such bytes. Called on the session's I/O thread when the
      * session opens, before its handler may start, so no later read can overtake them.
      */
@@ -481,8 +493,11 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
     }
 
     /**
-     * Registers {@code channel} to wait for its first byte, unless the rule does not admit one more
-     * waiting connection (then closes it at once).
+     * Decides {@code channel} by a first read at once, and registers it to wait for its first byte only
+     * if that read finds nothing: under a flood the bytes of a good connection, or a reset, have usually
+     * arrived while it waited in the accept queue, and then neither a registration nor a turn of the
+     * selector is spent on it. Unless the rule does not admit one more waiting connection: then closes
+     * it at once.
      */
     private void await(SocketChannel channel) {
         if (!firstByte.admits(waiting.size())) {
@@ -494,12 +509,16 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         try {
             channel.configureBlocking(false);
             waiting.add(w);
+            if (firstRead(w, null)) {
+                return;
+            }
             channel.register(selector, SelectionKey.OP_READ, w);
             byDeadline.add(w);
         } catch (IOException | RuntimeException e) {
-            waiting.remove(w);
-            closeQuietly(channel);
-            failedSessions.record(channel, e);
+            if (waiting.remove(w)) {
+                closeQuietly(channel);
+                failedSessions.record(channel, e);
+            }
         }
     }
 
