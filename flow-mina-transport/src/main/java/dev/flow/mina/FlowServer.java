@@ -226,6 +226,8 @@ public final class FlowServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // peer events are recorded on the acceptor and I/O threads: their lines are written here
+        events.writeLinesWith(setup);
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
             this.processors = null;
