@@ -3,6 +3,8 @@ package dev.flow.mina;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,7 +19,10 @@ import org.slf4j.Logger;
  * System.Logger} at WARNING; never a stack trace.
  *
  * <p><b>Threads.</b> Thread-safe and lock-free; {@link Counter#record} never blocks beyond the
- * logging call of the one thread that writes a line.
+ * logging call of the one thread that writes a line, and not even that once {@link #writeLinesWith}
+ * gave it an executor: then the lines of {@link Counter#record} are written there (an acceptor or I/O
+ * thread does not wait for a logger, nor for its first-time initialization: 127 ms on the acceptor
+ * thread at the start of a reset flood, in a bench run), and those of {@link #flush()} at once.
  */
 final class EventLog {
 
@@ -30,6 +35,8 @@ final class EventLog {
     private final long intervalNanos;
     private final LongSupplier clock;
     private final List<Counter> counters = new CopyOnWriteArrayList<>();
+    /** Where the lines of {@link Counter#record} are written, or {@code null}: on the recording thread. */
+    private volatile Executor lineWriter;
 
     /**
      * A log in the name of {@code source} whose lines start with {@code owner} (its {@code toString()} at
@@ -60,15 +67,40 @@ final class EventLog {
         return c;
     }
 
-    /** Logs the events counted and not yet logged, one line per kind (at a stop). */
+    /**
+     * Writes the lines of {@link Counter#record} on {@code writer} from now on (if it rejects one, on the
+     * recording thread); {@code null} writes them on the recording thread again.
+     */
+    void writeLinesWith(Executor writer) {
+        this.lineWriter = writer;
+    }
+
+    /** Logs the events counted and not yet logged, one line per kind (at a stop), on the calling thread. */
     void flush() {
         for (Counter c : counters) {
-            c.report(null);
+            String text = c.report(null);
+            if (text != null) {
+                line(text);
+            }
         }
     }
 
     private void line(String text) {
         warn(log, fallback, text);
+    }
+
+    /** Writes {@code text} on the {@linkplain #writeLinesWith line writer}, or here if there is none or it refuses. */
+    private void write(String text) {
+        Executor writer = lineWriter;
+        if (writer != null) {
+            try {
+                writer.execute(() -> line(text));
+                return;
+            } catch (RejectedExecutionException e) {
+                // stopped: write it here
+            }
+        }
+        line(text);
     }
 
     /** Logs {@code text} as a warning through SLF4J if it logs warnings, else through {@code fallback}. */
@@ -107,7 +139,10 @@ final class EventLog {
             long now = clock.getAsLong();
             long next = nextLine.get();
             if (now - next >= 0 && nextLine.compareAndSet(next, now + intervalNanos)) {
-                report(where == null ? cause : cause == null ? where : where + ": " + cause);
+                String text = report(where == null ? cause : cause == null ? where : where + ": " + cause);
+                if (text != null) {
+                    write(text);
+                }
             }
         }
 
@@ -116,14 +151,15 @@ final class EventLog {
             return total.sum();
         }
 
-        private void report(Object detail) {
+        /** Takes the count not yet logged and returns the line that reports it, or {@code null} if none. */
+        private String report(Object detail) {
             long n = unlogged.getAndSet(0);
             if (n == 0) {
-                return;
+                return null;
             }
-            line(owner + ": " + n + " " + what + (detail != null ? " (last: " + detail + ")" : "") + ", "
+            return owner + ": " + n + " " + what + (detail != null ? " (last: " + detail + ")" : "") + ", "
                     + total.sum() + " in all; at most one such line every "
-                    + every());
+                    + every();
         }
     }
 }

@@ -226,6 +226,8 @@ public final class FlowServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // peer events are recorded on the acceptor and I/O threads: their lines are written here
+        events.writeLinesWith(setup);
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
             this.processors = null;
@@ -305,6 +307,11 @@ public final class FlowServer implements AutoCloseable {
     /** The TCP connections accepted that wait for their first byte ({@link Builder#clientSpeaksFirst}). */
     int awaitingFirstByte() {
         return tcp != null ? tcp.waitingForFirstByte() : 0;
+    }
+
+    /** The TCP acceptor, or {@code null} for in-VM pipes (for tests). */
+    FlowSocketAcceptor tcpAcceptor() {
+        return tcp;
     }
 
     /** The most TCP sessions that were accepted and waited to start at once since the server started. */

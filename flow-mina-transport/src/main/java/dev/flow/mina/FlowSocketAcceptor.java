@@ -17,8 +17,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.service.IoService;
+import org.apache.mina.core.session.AbstractIoSession;
+import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
@@ -43,7 +46,11 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * <p><b>First byte.</b> Given {@link FirstByteRule} (a server whose clients speak first), an accepted
  * connection waits on this acceptor's selector until its first byte arrives, and only then is its MINA
  * session made and queued on an I/O processor: a connection that resets or closes before sending
- * costs the I/O threads nothing. One that sends nothing within the rule's timeout is closed; one
+ * costs the I/O threads nothing. A connection is read once as it is accepted (under a flood its bytes
+ * or its reset are usually there by then: it is decided without a turn of the selector), and again
+ * each time the selector reports it readable. The bytes of the read that finds some (at most {@link
+ * #PROBE_BYTES}) are handed to the session when it opens ({@link #deliverFirstBytes}); a read that
+ * finds nothing leaves the connection waiting. One that sends nothing within the rule's timeout is closed; one
  * accepted while the rule's {@link FirstByteRule#admits} says no is closed at once; {@link
  * #closeWaiting()} closes those left when the server stops. Each is reported to the rule before it is
  * closed, so a peer that sees the close finds it counted. A session
@@ -70,6 +77,15 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
      * selected (MINA accepts one per select): 64.
      */
     static final int ACCEPTS_PER_SELECT = 64;
+
+    /**
+     * With the first-byte rule, the most bytes read from a connection before its session is made (they
+     * are handed to the session): 2048, MINA's default read buffer.
+     */
+    static final int PROBE_BYTES = 2048;
+
+    /** The session attribute holding the bytes read before the session was made (see {@link #deliverFirstBytes}). */
+    private static final AttributeKey FIRST_BYTES = new AttributeKey(FlowSocketAcceptor.class, "firstBytes");
 
     /** MINA's session constructor (its class is package-private), or {@code null} if out of reach. */
     private static final MethodHandle NEW_SESSION = sessionConstructor();
@@ -101,8 +117,12 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
      * is closed here (one closed by {@link #closeWaiting()} stays until it comes first). Acceptor thread only.
      */
     private final Set<Waiting> byDeadline = new LinkedHashSet<>();
-    /** The buffer a first-byte probe reads into: only a connection at its end is probed. Acceptor thread only. */
-    private final ByteBuffer probe = ByteBuffer.allocate(1);
+    /** The buffer a waiting connection's first read goes into; acceptor thread only. */
+    private final ByteBuffer probe = ByteBuffer.allocateDirect(PROBE_BYTES);
+    /** How waiting connections are read. */
+    private volatile ProbeReads probeReads = SocketChannel::read;
+    /** Wake-ups of waiting connections whose read found nothing; written by the acceptor thread only. */
+    private volatile long emptyWakeups;
 
     /** At most this many sessions are {@link #starting} at once. */
     private final int maxStarting;
@@ -211,51 +231,57 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         return keys.size();
     }
 
-    /** {@code w}'s channel is readable: its first byte arrived (make its session), or its input ended. */
+    /** {@code w}'s channel is readable: {@linkplain #firstRead reads} it; a read that finds nothing is counted. */
     private void firstByteReady(SelectionKey key, Waiting w) {
-        SocketChannel ch = w.channel;
-        int available;
-        try {
-            available = ch.socket().getInputStream().available();
-        } catch (IOException e) {
-            available = 0;
+        if (!firstRead(w, key)) {
+            emptyWakeups++;
         }
-        if (available <= 0) {
-            // Readable with nothing to read: the peer closed or reset (no byte can follow either),
-            // or a spurious wake-up (then the probe reads 0 and the connection goes on waiting).
-            int n;
-            IOException reset = null;
-            try {
-                probe.clear();
-                n = ch.read(probe);
-            } catch (IOException e) {
-                n = -1;
-                reset = e;
-            }
-            if (n == 0) {
-                return;
-            }
-            byDeadline.remove(w);
-            if (!waiting.remove(w)) {
-                return;
-            }
+    }
+
+    /**
+     * Reads what {@code w}'s channel has into the probe. Bytes: its session is made and they are handed
+     * to it ({@link #FIRST_BYTES}); the end of the stream or a reset: it is closed and counted; in both
+     * cases {@code key} (if any) is cancelled and this returns {@code true}. Nothing: it goes on
+     * waiting, and this returns {@code false}. One read decides, so no byte can arrive between a check
+     * and the read that consumes it.
+     */
+    private boolean firstRead(Waiting w, SelectionKey key) {
+        SocketChannel ch = w.channel;
+        int n;
+        IOException reset = null;
+        try {
+            probe.clear();
+            n = probeReads.read(ch, probe);
+        } catch (IOException e) {
+            n = -1;
+            reset = e;
+        }
+        if (n == 0) {
+            return false;
+        }
+        byDeadline.remove(w);
+        if (!waiting.remove(w)) {
+            return true;
+        }
+        if (key != null) {
             key.cancel();
-            if (reset != null || n > 0) {
-                firstByte.reset(remote(ch), reset != null ? reset : "a byte arrived after a wake-up with none");
+        }
+        if (n < 0) {
+            if (reset != null) {
+                firstByte.reset(remote(ch), reset);
             } else {
                 firstByte.closedByPeer();
             }
             closeQuietly(ch);
-            return;
+            return true;
         }
-        byDeadline.remove(w);
-        if (!waiting.remove(w)) {
-            return;
-        }
-        key.cancel();
+        probe.flip();
+        byte[] first = new byte[probe.remaining()];
+        probe.get(first);
         try {
             NioSession session = (NioSession) NEW_SESSION.invoke(this, processor, ch);
             initSession(session, null, null);
+            session.setAttribute(FIRST_BYTES, IoBuffer.wrap(first));
             addStarting(session);
             session.getProcessor().add(session);
         } catch (Throwable e) {
@@ -265,6 +291,41 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
             }
             failedSessions.record(ch, e);
         }
+        return true;
+    }
+
+    /**
+     * Hands {@code session} the bytes its connection sent before the session was made (read on the
+     * acceptor: {@link #firstRead}), through its whole filter chain, as if its processor had read
+     * them; does nothing for a session without such bytes. Called on the session's I/O thread when the
+     * session opens, before its handler may start, so no later read can overtake them.
+     */
+    static void deliverFirstBytes(IoSession session) {
+        Object first = session.removeAttribute(FIRST_BYTES);
+        if (first instanceof IoBuffer) {
+            IoBuffer bytes = (IoBuffer) first;
+            if (session instanceof AbstractIoSession) {
+                ((AbstractIoSession) session).increaseReadBytes(bytes.remaining(), System.currentTimeMillis());
+            }
+            session.getFilterChain().fireMessageReceived(bytes);
+        }
+    }
+
+    /** How many times a waiting connection was reported readable and its read found nothing (for tests). */
+    long emptyWakeups() {
+        return emptyWakeups;
+    }
+
+    /** Reads the waiting connections' probes through {@code reads} from now on (for tests). */
+    void probeReads(ProbeReads reads) {
+        this.probeReads = reads;
+    }
+
+    /** How the acceptor reads a waiting connection: {@link SocketChannel#read(ByteBuffer)}, but in tests. */
+    @FunctionalInterface
+    interface ProbeReads {
+        /** Reads from {@code ch} into {@code into}, as {@link SocketChannel#read(ByteBuffer)}. */
+        int read(SocketChannel ch, ByteBuffer into) throws IOException;
     }
 
     /** The peer's address of {@code ch}, or {@code null} if it is gone. */
@@ -432,8 +493,11 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
     }
 
     /**
-     * Registers {@code channel} to wait for its first byte, unless the rule does not admit one more
-     * waiting connection (then closes it at once).
+     * Decides {@code channel} by a first read at once, and registers it to wait for its first byte only
+     * if that read finds nothing: under a flood the bytes of a good connection, or a reset, have usually
+     * arrived while it waited in the accept queue, and then neither a registration nor a turn of the
+     * selector is spent on it. Unless the rule does not admit one more waiting connection: then closes
+     * it at once.
      */
     private void await(SocketChannel channel) {
         if (!firstByte.admits(waiting.size())) {
@@ -445,12 +509,16 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         try {
             channel.configureBlocking(false);
             waiting.add(w);
+            if (firstRead(w, null)) {
+                return;
+            }
             channel.register(selector, SelectionKey.OP_READ, w);
             byDeadline.add(w);
         } catch (IOException | RuntimeException e) {
-            waiting.remove(w);
-            closeQuietly(channel);
-            failedSessions.record(channel, e);
+            if (waiting.remove(w)) {
+                closeQuietly(channel);
+                failedSessions.record(channel, e);
+            }
         }
     }
 

@@ -54,8 +54,13 @@ final class TransportIoHandler extends IoHandlerAdapter {
         MinaTransport.attach(session, config, budget);
     }
 
+    /**
+     * Hands the transport the bytes its connection sent before the session was made (a server whose
+     * clients speak first), then tells the listener: the handler starts with them buffered.
+     */
     @Override
     public void sessionOpened(IoSession session) {
+        FlowSocketAcceptor.deliverFirstBytes(session);
         MinaTransport t = MinaTransport.of(session);
         if (t != null && listener != null) {
             listener.opened(t);

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +26,39 @@ class EventLogTest {
                 resets.record("peer " + i, null);
             }
             assertEquals(10_000, resets.total());
+            assertEquals(List.of("WARNING server: 1 connections reset (last: peer 0), 1 in all; at most one such line every 3600 s"),
+                    log.lines());
+        }
+    }
+
+    @Test
+    void withALineWriterTheRecordingThreadDoesNotWriteTheLineAndFlushWritesAtOnce() {
+        try (LogCapture log = new LogCapture(EventLogTest.class)) {
+            EventLog events = new EventLog(EventLogTest.class, "server", Duration.ofHours(1));
+            List<Runnable> given = new ArrayList<>();
+            events.writeLinesWith(given::add);
+            EventLog.Counter resets = events.counter("connections reset");
+            resets.record("peer 0", null);
+            resets.record("peer 1", null);
+            assertEquals(List.of(), log.lines(), "no line written on the recording thread");
+            assertEquals(1, given.size(), "one line handed to the writer");
+            events.flush();
+            assertEquals(List.of("WARNING server: 1 connections reset, 2 in all; at most one such line every 3600 s"),
+                    log.lines(), "the stop's summary is written at once");
+            given.get(0).run();
+            assertEquals("WARNING server: 1 connections reset (last: peer 0), 1 in all; at most one such line every 3600 s",
+                    log.lines().get(1));
+        }
+    }
+
+    @Test
+    void aLineTheWriterRefusesIsWrittenOnTheRecordingThread() {
+        try (LogCapture log = new LogCapture(EventLogTest.class)) {
+            EventLog events = new EventLog(EventLogTest.class, "server", Duration.ofHours(1));
+            events.writeLinesWith(task -> {
+                throw new RejectedExecutionException("stopped");
+            });
+            events.counter("connections reset").record("peer 0", null);
             assertEquals(List.of("WARNING server: 1 connections reset (last: peer 0), 1 in all; at most one such line every 3600 s"),
                     log.lines());
         }

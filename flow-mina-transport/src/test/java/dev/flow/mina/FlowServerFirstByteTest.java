@@ -16,14 +16,18 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -110,6 +114,72 @@ class FlowServerFirstByteTest {
         assertEquals("bye", in.readLine());
         Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
         assertEquals(0, server.awaitingFirstByte());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aWakeUpWhoseReadFindsNothingLeavesTheConnectionWaitingForItsFirstByte(ServerMode mode) throws Exception {
+        FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true));
+        // The first two reads of each connection (the one at accept, then the one of the first wake-up)
+        // find nothing, as when the selector woke the acceptor just before the first byte came (or for no
+        // reason): the byte then races that read.
+        Map<SocketChannel, AtomicInteger> reads = new ConcurrentHashMap<>();
+        server.tcpAcceptor().probeReads((ch, into) ->
+                reads.computeIfAbsent(ch, c -> new AtomicInteger()).incrementAndGet() <= 2 ? 0 : ch.read(into));
+        Socket s = connect(server);
+        assertEchoes(s);
+        assertTrue(server.tcpAcceptor().emptyWakeups() >= 1, "the acceptor's read found nothing at least once");
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        assertEquals(0, server.stats().resets(), server.stats().toString());
+        assertEquals(0, server.stats().closedByPeer(), server.stats().toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void theBytesTheAcceptorReadBeforeTheSessionComeFirstInTheSessionsInput(ServerMode mode) throws Exception {
+        FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true));
+        // The acceptor's read takes only the first byte: the rest comes through the session's own reads.
+        server.tcpAcceptor().probeReads((ch, into) -> ch.read(into.limit(1)));
+        Socket s = connect(server);
+        assertEchoes(s);
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aPeerThatSendsItsFirstLineAndHalfClosesIsAnsweredThenSeesTheEnd(ServerMode mode) throws Exception {
+        FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true));
+        Socket s = connect(server);
+        s.getOutputStream().write("hello\n".getBytes(StandardCharsets.US_ASCII));
+        s.shutdownOutput();
+        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+        assertEquals("hello", in.readLine());
+        assertEquals(null, in.readLine(), "the end of the stream after the answer");
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        assertEquals(List.of("eof"), List.copyOf(outcomes), "the handler read the end of the stream after the line");
+        assertEquals(0, server.stats().closedByPeer(), server.stats().toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aPeerThatSendsOneByteAndHalfClosesGetsASessionThatReadsTheByteThenTheEnd(ServerMode mode) throws Exception {
+        FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true));
+        Socket s = connect(server);
+        s.getOutputStream().write('x');
+        s.shutdownOutput();
+        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+        assertEquals("x", in.readLine(), "the unterminated last line is echoed");
+        assertEquals(null, in.readLine(), "the end of the stream after the answer");
+        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        assertEquals(List.of("eof"), List.copyOf(outcomes));
+    }
+
+    /** Sends "hello" and "quit" on {@code s} and checks the echo and the goodbye. */
+    private static void assertEchoes(Socket s) throws IOException {
+        s.getOutputStream().write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
+        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+        assertEquals("hello", in.readLine());
+        assertEquals("bye", in.readLine());
     }
 
     @Test

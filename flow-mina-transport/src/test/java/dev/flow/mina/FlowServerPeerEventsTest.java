@@ -73,6 +73,8 @@ class FlowServerPeerEventsTest {
             assertEquals(PEERS, stats.closedByPeer(), stats.toString());
             assertEquals(0, stats.failed(), stats.toString());
             assertTrue(stats.resets() >= 1 && stats.resets() <= PEERS, stats.toString());
+            // the line is written on the server's setup thread, not on the I/O thread that saw the reset
+            Conditions.await("the line to be written", () -> !log.lines().isEmpty(), () -> log.lines().toString());
             List<String> lines = log.lines();
             assertEquals(1, lines.size(), lines.toString());
             assertTrue(lines.get(0).startsWith("WARNING FlowServer[" + server.localAddress() + ", open="), lines.get(0));
@@ -94,6 +96,7 @@ class FlowServerPeerEventsTest {
             SessionStats stats = server.stats();
             assertEquals(PEERS, stats.failed(), stats.toString());
             assertEquals(PEERS, stats.protocolErrors(), stats.toString());
+            Conditions.await("the line to be written", () -> !log.lines().isEmpty(), () -> log.lines().toString());
             List<String> lines = log.lines();
             assertEquals(1, lines.size(), lines.toString());
             assertTrue(lines.get(0).contains(" sessions failed by a peer's protocol error (last: MinaTransport["), lines.get(0));

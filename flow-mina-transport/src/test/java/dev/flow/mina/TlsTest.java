@@ -110,6 +110,20 @@ class TlsTest {
     }
 
     @Test
+    void aServerWhoseClientsSpeakFirstHandsTheHandshakesFirstBytesToTheTlsFilter() throws Exception {
+        for (int probeLimit : new int[] {FlowSocketAcceptor.PROBE_BYTES, 1}) {
+            FlowServer server = FlowServer.builder().threadPerSession().tls(serverContext).clientSpeaksFirst(true)
+                    .handler(flowtest.mina.LineEcho.class, outcomes).start(ANY_LOOPBACK_PORT);
+            servers.add(server);
+            // the acceptor reads the client hello whole, or (1) only its first byte
+            server.tcpAcceptor().probeReads((ch, into) -> ch.read(into.limit(Math.min(into.limit(), probeLimit))));
+            echoOverJdkClient(server, "first " + probeLimit);
+            Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        }
+        assertEquals(List.of("quit", "quit"), List.copyOf(outcomes));
+    }
+
+    @Test
     void aContinuationServerSpeaksTlsToConcurrentJdkClientsOnOneWorker() throws Exception {
         scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("tls-test").build();
         ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.mina").strict(true).build();
