@@ -69,8 +69,10 @@ class FlowServerSessionOutcomeTest {
                 .filter("slow-close", new IoFilterAdapter() {
                     @Override
                     public void filterClose(NextFilter next, IoSession session) throws Exception {
+                        // Marked before the close goes on: the peer may see it before this thread runs again.
+                        boolean first = held.compareAndSet(false, true);
                         next.filterClose(session);
-                        if (held.compareAndSet(false, true)) {
+                        if (first) {
                             read.await(1, TimeUnit.SECONDS);
                         }
                     }
