@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -96,7 +97,12 @@ class WritePathStressTest {
             }
             int completed = 0;
             for (Future<Integer> f : done) {
-                completed += f.get(60, TimeUnit.SECONDS);
+                try {
+                    completed += f.get(60, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    throw new AssertionError("a client failed; " + running + " running; " + scheduler.stats()
+                            + sessionStacks() + states(transports), e.getCause());
+                }
             }
             assertTrue(completed > 0, "some echoes completed");
             Conditions.await("every session to close", () -> acceptor.getManagedSessionCount() == 0,
@@ -124,8 +130,8 @@ class WritePathStressTest {
     private static String sessionStacks() {
         StringBuilder b = new StringBuilder();
         Thread.getAllStackTraces().forEach((t, st) -> {
-            if (t.getName().equals("stress-session")) {
-                b.append("\n").append(t.getState());
+            if (t.getName().equals("stress-session") || t.getName().startsWith("NioProcessor")) {
+                b.append("\n").append(t.getName()).append(" ").append(t.getState());
                 for (int i = 0; i < Math.min(12, st.length); i++) {
                     b.append("\n    at ").append(st[i]);
                 }
