@@ -1579,6 +1579,12 @@ public final class MinaTransport implements AsyncTransport {
         if (cause instanceof WriteException) {
             return; // reported through the failed WriteFuture
         }
+        if (cause instanceof java.nio.channels.CancelledKeyException) {
+            // MINA changed the interest of a session whose key its close had just cancelled: the session
+            // is closing, and its close ends the input (a soak's stop saw handlers fail with it).
+            session.closeNow();
+            return;
+        }
         Signal s;
         synchronized (lock) {
             if (!eof && !closed && failure == null) {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.DummySession;
 import org.apache.mina.core.session.IoSession;
@@ -89,6 +90,23 @@ class MinaTransportLimitsTest {
         assertEquals("failure 1", e.getSuppressed()[0].getMessage());
         assertEquals("failure 2", e.getSuppressed()[1].getMessage());
         assertThrows(IOException.class, () -> t.writeLine("next"), "the next write reports them too");
+    }
+
+    /**
+     * MINA reports a {@code CancelledKeyException} when it changes the interest of a session whose key
+     * its close has just cancelled: the session is closing, so the handler's read sees the end of the
+     * input, not a failed connection (a soak's generation stop reported "handler failed unexpectedly:
+     * connection ... failed: java.nio.channels.CancelledKeyException").
+     */
+    @Test
+    void aCancelledKeyReportedAsTheSessionClosesIsTheEndOfTheInputNotAFailure() throws Exception {
+        DummySession session = new DummySession();
+        MinaTransport t = MinaTransport.attach(session, TransportConfig.DEFAULT);
+        t.onReceived(IoBuffer.wrap("last\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        t.onException(new java.nio.channels.CancelledKeyException());
+        t.onSessionClosed();
+        assertEquals("last", t.readLine());
+        assertEquals(null, t.readLine());
     }
 
     // ---------------------------------------------------------------- #8.10 server stop
