@@ -23,6 +23,7 @@ import java.io.OutputStream;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -1579,7 +1580,7 @@ public final class MinaTransport implements AsyncTransport {
         if (cause instanceof WriteException) {
             return; // reported through the failed WriteFuture
         }
-        if (cause instanceof java.nio.channels.CancelledKeyException) {
+        if (cause instanceof CancelledKeyException) {
             // MINA changed the interest of a session whose key its close had just cancelled: the session
             // is closing, and its close ends the input (a soak's stop saw handlers fail with it).
             session.closeNow();
