@@ -835,8 +835,11 @@ public final class FlowServer implements AutoCloseable {
             return;
         }
         startedOrEnded(s);
-        // Counted before the session closes, so that a peer that sees the close finds it counted; the
-        // failure handler runs after the close.
+        // Reported, then counted, then closed: a caller that reads the count, or a peer that sees the
+        // close, finds every report before it made.
+        if (outcome == Outcome.FAILED) {
+            reportFailure(s, failure);
+        }
         switch (outcome) {
             case COMPLETED:
                 completed.increment();
@@ -866,20 +869,22 @@ public final class FlowServer implements AutoCloseable {
                 }
         }
         s.transport.close();
-        if (outcome == Outcome.FAILED) {
-            try {
-                if (onFailure != null) {
-                    onFailure.accept(s.transport, failure);
-                } else if (!byPeersProtocol(failure)) {
-                    report(s.transport, failure);
-                }
-            } catch (RuntimeException e) {
-                warn("failure handler of " + this + " threw " + e);
-            }
-        }
         if (s.launched) {
             releaseSlot();
             drain();
+        }
+    }
+
+    /** Hands a failed session to the failure handler (or the default report), which must not throw. */
+    private void reportFailure(Session s, Throwable failure) {
+        try {
+            if (onFailure != null) {
+                onFailure.accept(s.transport, failure);
+            } else if (!byPeersProtocol(failure)) {
+                report(s.transport, failure);
+            }
+        } catch (RuntimeException e) {
+            warn("failure handler of " + this + " threw " + e);
         }
     }
 
@@ -1148,7 +1153,8 @@ public final class FlowServer implements AutoCloseable {
 
         /**
          * Called once for each session whose handler failed on its own ({@link SessionStats#failed()}),
-         * on the thread where the handler ended; must not block. Default: a warning with the stack
+         * on the thread where the handler ended, before the session is counted and closed: once {@code
+         * failed()} counts a session, or its peer sees the close, its report has been made. Must not block. Default: a warning with the stack
          * trace through SLF4J when it logs warnings, else (no binding, or slf4j-nop) one line through
          * {@link System.Logger} (by default {@code java.util.logging}, printed on standard error), except
          * for a peer's protocol error (a too-long line, bad encoding), only counted in {@link

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.transport.socket.nio.NioSession;
@@ -92,6 +93,34 @@ class FlowServerSessionOutcomeTest {
         }
         assertTrue(held.get(), "the filter held the close");
         assertEquals(1, seen.completed(), seen.toString());
+    }
+
+    /**
+     * A failed session is reported to the failure handler before it is counted and before it closes: a
+     * caller that sees {@code failed() == n}, or a peer that sees the close, finds every report made (a
+     * .ci/run's FlowServerHandlerTest saw failed=2 with one report). The handler fails in every mode: it
+     * throws on a thread of its own, and a lambda is refused by the continuation modes.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aFailedSessionIsReportedBeforeItIsCountedAndBeforeItsPeerSeesTheClose(ServerMode mode) throws Exception {
+        AtomicReference<FlowServer> self = new AtomicReference<>();
+        Queue<Long> failedWhenReported = new ConcurrentLinkedQueue<>();
+        FlowServer server = mode.builder(scheduler)
+                .handler(t -> () -> {
+                    throw new IllegalStateException("the handler fails");
+                })
+                .onFailure((t, e) -> {
+                    failedWhenReported.add(self.get().stats().failed());
+                    reported.add(e);
+                })
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        self.set(server);
+        servers.add(server);
+        assertEquals("", converse(server, "hello\n", false));
+        assertEquals(1, reported.size(), "reported when the peer saw the close: " + reported);
+        assertEquals(List.of(0L), new ArrayList<>(failedWhenReported), "failed() when the failure was reported");
+        assertEquals(1, server.stats().failed(), server.stats().toString());
     }
 
     @Test
