@@ -1,7 +1,10 @@
 package dev.flow.mina;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.util.AbstractQueue;
@@ -27,7 +30,8 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * The NIO processor pools of {@link FlowServer} and {@link FlowConnector}: MINA's own {@link
  * SimpleIoProcessorPool} of {@link FlowNioProcessor}, a {@link NioProcessor} that saves system calls
  * MINA makes per request. Setting the system property {@value #PROCESSOR_PROPERTY} to {@code mina}
- * (read at each {@link #pool}) builds the pool of MINA's stock {@link NioProcessor} instead, to compare.
+ * (read at each {@link #pool}) builds the pool of MINA's stock {@link NioProcessor} instead, to compare; it
+ * keeps MINA's interest changes, which can lose a session's reads (see {@link FlowNioProcessor}).
  *
  * <p><b>Threads.</b> {@link #pool} is thread-safe. Each processor runs its selector loop on one
  * thread of the pool's executor at a time, as MINA's does.
@@ -96,6 +100,14 @@ final class FlowNioProcessors {
      * connection ("Exception occured while trying to read"): the server or connector counts it and
      * logs at most a summary line per interval.
      *
+     * <p><b>Atomic interest changes.</b> MINA changes a session's interest set by reading it and writing
+     * the whole set back ({@code key.interestOps(key.interestOps() | op)}), on the loop thread (each flush
+     * clears {@code OP_WRITE} first) and on whichever thread suspends or resumes the session's reads (a
+     * transport's reader resumes them once it has drained its input). When the two overlapped, the loop
+     * thread wrote back the set it had read before the resume: {@code OP_READ} was lost, the session was
+     * never read again, and its reader waited for ever. This one sets or clears one bit at a time with
+     * {@code interestOpsOr} and {@code interestOpsAnd}, which the JDK's keys make atomic.
+     *
      * <p><b>After the next read.</b> {@link #afterNextRead(Runnable)} runs a task on the loop thread once
      * the loop has selected and read its sessions once more: a session opened in this iteration has then
      * been read once, so a peer that reset before that read has been seen (the session is closing). The
@@ -127,8 +139,9 @@ final class FlowNioProcessors {
      * <p>Public only because MINA's {@link SimpleIoProcessorPool} calls its constructor by reflection;
      * its enclosing class keeps it out of reach of other packages.
      *
-     * <p><b>Threads.</b> {@link #wakeup()} may be called on any thread; the other overrides run on the
-     * processor's loop thread only.
+     * <p><b>Threads.</b> {@link #wakeup()}, {@link #setInterestedInRead} and {@link #setInterestedInWrite}
+     * may be called on any thread (MINA changes traffic on the thread that suspends or resumes a session's
+     * reads); the other overrides run on the processor's loop thread only.
      */
     public static final class FlowNioProcessor extends NioProcessor {
 
@@ -144,6 +157,9 @@ final class FlowNioProcessors {
          */
         private volatile Thread loopThread;
         private volatile boolean wakeupDeferred;
+
+        /** MINA's accessor of a session's key, or {@code null} if out of reach (see {@link #selectionKeyAccessor()}). */
+        private static final MethodHandle SELECTION_KEY = selectionKeyAccessor();
 
         /** Set on the sessions this processor reads (see {@link #readsThroughDirectReaders}). */
         private static final org.apache.mina.core.session.AttributeKey FLOW_READS_KEY =
@@ -458,6 +474,84 @@ final class FlowNioProcessors {
             }
             selectorWakeups.incrementAndGet();
             super.wakeup();
+        }
+
+        /**
+         * Sets or clears {@code OP_READ} in one atomic update of the session's interest set (see the class
+         * comment), or as MINA does if its key is out of reach.
+         */
+        @Override
+        protected void setInterestedInRead(NioSession session, boolean isInterested) throws Exception {
+            if (!changeInterest(session, SelectionKey.OP_READ, isInterested)) {
+                super.setInterestedInRead(session, isInterested);
+            }
+        }
+
+        /**
+         * Sets or clears {@code OP_WRITE} in one atomic update of the session's interest set (see the class
+         * comment), or as MINA does if its key is out of reach.
+         */
+        @Override
+        protected void setInterestedInWrite(NioSession session, boolean isInterested) throws Exception {
+            if (!changeInterest(session, SelectionKey.OP_WRITE, isInterested)) {
+                super.setInterestedInWrite(session, isInterested);
+            }
+        }
+
+        /**
+         * Adds or removes {@code op} in {@code session}'s interest set with {@code interestOpsOr} or {@code
+         * interestOpsAnd}, under the selector lock's read side as MINA's changes (a new selector, which
+         * takes its write side, copies the key); nothing if the session has no valid key. Returns {@code
+         * false}, changing nothing, if MINA's key is out of reach.
+         */
+        private boolean changeInterest(NioSession session, int op, boolean on) {
+            if (SELECTION_KEY == null) {
+                return false;
+            }
+            selectorLock.readLock().lock();
+            try {
+                SelectionKey key = selectionKey(session);
+                if (key != null && key.isValid()) {
+                    if (on) {
+                        key.interestOpsOr(op);
+                    } else {
+                        key.interestOpsAnd(~op);
+                    }
+                }
+            } finally {
+                selectorLock.readLock().unlock();
+            }
+            return true;
+        }
+
+        /** {@code session}'s key: MINA's package-private {@code NioSession.getSelectionKey()}. */
+        private static SelectionKey selectionKey(NioSession session) {
+            try {
+                return (SelectionKey) SELECTION_KEY.invokeExact(session);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException("NioSession.getSelectionKey() of " + session + " failed: " + e, e);
+            }
+        }
+
+        /**
+         * MINA's {@code NioSession.getSelectionKey()}, or {@code null} (MINA's own interest updates are
+         * used; logged once per process) if it is out of reach.
+         */
+        private static MethodHandle selectionKeyAccessor() {
+            try {
+                Method m = NioSession.class.getDeclaredMethod("getSelectionKey");
+                m.setAccessible(true);
+                return MethodHandles.lookup().unreflect(m);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                EventLog.warn(dev.flow.internal.Slf4j.logger(FlowNioProcessors.class),
+                        System.getLogger(FlowNioProcessors.class.getName()),
+                        "MINA's NioSession.getSelectionKey() is out of reach (" + e + "): I/O threads change a"
+                                + " session's interest set as MINA does, a read and a write that a change from"
+                                + " another thread can undo");
+                return null;
+            }
         }
 
         /** Marks {@code session} as read by this processor (see {@link #readsThroughDirectReaders}), then registers it. */

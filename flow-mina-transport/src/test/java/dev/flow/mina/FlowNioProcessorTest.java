@@ -13,9 +13,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -317,6 +321,133 @@ class FlowNioProcessorTest {
         roundTrip(peer2, 'x');
         assertEquals(2, acceptor.getManagedSessionCount(), "sessions of the acceptor, one added on the processor thread");
         assertEquals(0, processor.selectorWakeups() - before, "selector wake-ups on the processor thread");
+    }
+
+    /**
+     * The loop thread flushes a session (MINA's flush first clears {@code OP_WRITE}) while another
+     * thread resumes its reads (sets {@code OP_READ}, as a transport's reader does once it has drained
+     * its input). MINA's {@code NioProcessor} makes each change a read of the key's interest set and a
+     * write of the whole set: the loop thread, held here between the two, wrote back the set it had read
+     * before the resume, so {@code OP_READ} was lost and the session never read again (a .ci/run's
+     * thread-per-session WritePathStressTest client waited 20 s for an echo whose request was never read).
+     */
+    @Test
+    void aReadResumedWhileTheLoopThreadFlushesTheSessionStaysResumed() throws Exception {
+        roundTrip(peer(serve(IoSession::write)), 'w');
+        ServerSocketChannel side = ServerSocketChannel.open();
+        closeables.add(side);
+        side.bind(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        SocketChannel channel = SocketChannel.open(side.getLocalAddress());
+        closeables.add(channel);
+        closeables.add(side.accept());
+        NioSession session = adopt(channel);
+        HeldKey key = new HeldKey(channel);
+        Field keyField = NioSession.class.getDeclaredField("key");
+        keyField.setAccessible(true);
+        keyField.set(session, key);
+
+        key.holdTheLoopThread();
+        processor.flush(session);
+        Conditions.await("the loop thread to read the interest set", key::loopThreadHeld);
+        CompletableFuture<Thread> resumer = new CompletableFuture<>();
+        Future<?> resumed = writer.submit(() -> {
+            resumer.complete(Thread.currentThread());
+            session.resumeRead();
+        });
+        Thread t = resumer.get(PEER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        Conditions.await("the resume to end or to wait for the loop thread's change",
+                () -> resumed.isDone() || t.getState() == Thread.State.BLOCKED, () -> t.getState().toString());
+        key.release();
+        resumed.get(PEER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        Conditions.await("the loop thread to write the interest set", () -> key.loopThreadWrites() > 0);
+        assertEquals(SelectionKey.OP_READ, key.interestOps() & SelectionKey.OP_READ,
+                "OP_READ in the interest set after the resume: " + key.interestOps());
+    }
+
+    /**
+     * A selection key that is never registered: it holds its interest set, and holds the processor's
+     * loop thread in its first read of the set once {@link #holdTheLoopThread()} is called.
+     */
+    private static final class HeldKey extends SelectionKey {
+        private final SelectableChannel channel;
+        private volatile int ops;
+        private volatile boolean hold;
+        private volatile boolean held;
+        private final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.atomic.AtomicInteger loopThreadWrites = new java.util.concurrent.atomic.AtomicInteger();
+
+        HeldKey(SelectableChannel channel) {
+            this.channel = channel;
+        }
+
+        void holdTheLoopThread() {
+            hold = true;
+        }
+
+        boolean loopThreadHeld() {
+            return held;
+        }
+
+        void release() {
+            release.countDown();
+        }
+
+        int loopThreadWrites() {
+            return loopThreadWrites.get();
+        }
+
+        private static boolean onLoopThread() {
+            return Thread.currentThread().getName().startsWith("FlowNioProcessor");
+        }
+
+        @Override
+        public int interestOps() {
+            if (hold && onLoopThread()) {
+                hold = false;
+                int read = ops;
+                held = true;
+                try {
+                    release.await(PEER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return read;
+            }
+            return ops;
+        }
+
+        @Override
+        public SelectionKey interestOps(int ops) {
+            this.ops = ops;
+            if (onLoopThread()) {
+                loopThreadWrites.incrementAndGet();
+            }
+            return this;
+        }
+
+        @Override
+        public SelectableChannel channel() {
+            return channel;
+        }
+
+        @Override
+        public Selector selector() {
+            throw new UnsupportedOperationException("never registered");
+        }
+
+        @Override
+        public boolean isValid() {
+            return true;
+        }
+
+        @Override
+        public void cancel() {
+        }
+
+        @Override
+        public int readyOps() {
+            return 0;
+        }
     }
 
     @Test
