@@ -106,7 +106,9 @@ final class FlowNioProcessors {
      * transport's reader resumes them once it has drained its input). When the two overlapped, the loop
      * thread wrote back the set it had read before the resume: {@code OP_READ} was lost, the session was
      * never read again, and its reader waited for ever. This one sets or clears one bit at a time with
-     * {@code interestOpsOr} and {@code interestOpsAnd}, which the JDK's keys make atomic.
+     * {@code interestOpsOr} and {@code interestOpsAnd}, which the JDK's keys make atomic. And a change of
+     * a session's read suspension no longer clears {@code OP_WRITE} while a write is going out (see {@link
+     * #updateTrafficControl}).
      *
      * <p><b>After the next read.</b> {@link #afterNextRead(Runnable)} runs a task on the loop thread once
      * the loop has selected and read its sessions once more: a session opened in this iteration has then
@@ -139,8 +141,8 @@ final class FlowNioProcessors {
      * <p>Public only because MINA's {@link SimpleIoProcessorPool} calls its constructor by reflection;
      * its enclosing class keeps it out of reach of other packages.
      *
-     * <p><b>Threads.</b> {@link #wakeup()}, {@link #setInterestedInRead} and {@link #setInterestedInWrite}
-     * may be called on any thread (MINA changes traffic on the thread that suspends or resumes a session's
+     * <p><b>Threads.</b> {@link #wakeup()}, {@link #updateTrafficControl}, {@link #setInterestedInRead} and
+     * {@link #setInterestedInWrite} may be called on any thread (MINA changes traffic on the thread that suspends or resumes a session's
      * reads); the other overrides run on the processor's loop thread only.
      */
     public static final class FlowNioProcessor extends NioProcessor {
@@ -474,6 +476,32 @@ final class FlowNioProcessors {
             }
             selectorWakeups.incrementAndGet();
             super.wakeup();
+        }
+
+        /**
+         * Applies {@code session}'s read and write suspension to its interest set (MINA calls it on the
+         * thread that suspends or resumes them), without ever clearing {@code OP_WRITE} for a write that is
+         * still going out: MINA asks for it only while writes are queued, and the write being written is no
+         * longer in the queue, so a read suspended while a long write waited for room stopped that write for
+         * good. {@code OP_WRITE} is set while writes are queued or one is being written, cleared only while
+         * writes are suspended; otherwise left as the loop's flush last set it.
+         */
+        @Override
+        public void updateTrafficControl(NioSession session) {
+            try {
+                setInterestedInRead(session, !session.isReadSuspended());
+            } catch (Exception e) {
+                session.getFilterChain().fireExceptionCaught(e);
+            }
+            try {
+                if (session.isWriteSuspended()) {
+                    setInterestedInWrite(session, false);
+                } else if (!session.getWriteRequestQueue().isEmpty(session) || session.getCurrentWriteRequest() != null) {
+                    setInterestedInWrite(session, true);
+                }
+            } catch (Exception e) {
+                session.getFilterChain().fireExceptionCaught(e);
+            }
         }
 
         /**

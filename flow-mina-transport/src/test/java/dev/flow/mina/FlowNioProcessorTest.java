@@ -365,6 +365,61 @@ class FlowNioProcessorTest {
     }
 
     /**
+     * A session's reads are suspended (its transport's input went above the high-water mark, or ended)
+     * while a long write waits for the socket to drain: MINA's traffic update asks for {@code OP_WRITE}
+     * only while writes are queued, and the one being written is no longer in the queue, so it cleared
+     * {@code OP_WRITE} and the write never went on, though the peer read everything sent so far.
+     */
+    @Test
+    void aWriteWaitingForTheSocketGoesOnWhenTheSessionsReadsAreSuspended() throws Exception {
+        byte[] reply = new byte[4 << 20];
+        new Random(7).nextBytes(reply);
+        CompletableFuture<IoSession> writing = new CompletableFuture<>();
+        CompletableFuture<IoFuture> written = new CompletableFuture<>();
+        InetSocketAddress address = serve((session, buf) -> {
+            if (!writing.isDone()) {
+                written.complete(session.write(IoBuffer.wrap(reply)));
+                writing.complete(session);
+            }
+        });
+        Socket peer = new Socket();
+        closeables.add(peer);
+        peer.setReceiveBufferSize(64 * 1024);
+        peer.connect(address);
+        peer.setSoTimeout(PEER_TIMEOUT_MS);
+        peer.getOutputStream().write('g');
+        NioSession session = (NioSession) writing.get(PEER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        // Stalled: the socket took nothing for 100 ms (the peer does not read) and OP_WRITE waits for room.
+        long[] seen = {-1, 0};
+        Conditions.await("the write to wait for the socket", () -> {
+            long now = System.nanoTime();
+            if (session.getWrittenBytes() != seen[0]) {
+                seen[0] = session.getWrittenBytes();
+                seen[1] = now;
+            }
+            return now - seen[1] >= 100_000_000L && !written.getNow(null).isDone()
+                    && (interestOps(session) & SelectionKey.OP_WRITE) != 0;
+        }, () -> "interest " + interestOps(session) + ", " + session.getWrittenBytes() + " bytes written");
+
+        session.suspendRead();
+        byte[] got = new byte[reply.length];
+        new java.io.DataInputStream(peer.getInputStream()).readFully(got);
+        assertArrayEquals(reply, got);
+        assertTrue(written.get().await(PEER_TIMEOUT_MS), "the write completes");
+    }
+
+    /** {@code session}'s interest set, read through MINA's package-private accessor of its key. */
+    private static int interestOps(NioSession session) {
+        try {
+            Method key = NioSession.class.getDeclaredMethod("getSelectionKey");
+            key.setAccessible(true);
+            return ((SelectionKey) key.invoke(session)).interestOps();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
      * A selection key that is never registered: it holds its interest set, and holds the processor's
      * loop thread in its first read of the set once {@link #holdTheLoopThread()} is called.
      */
