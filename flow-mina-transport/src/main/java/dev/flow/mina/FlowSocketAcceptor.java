@@ -572,6 +572,11 @@ final class FlowSocketAcceptor extends NioSocketAcceptor {
         }
     }
 
+    /** Whether accepts are paused because {@code maxStarting} sessions are starting (for tests). */
+    boolean acceptsPaused() {
+        return full;
+    }
+
     /** The number of sessions accepted and not yet {@linkplain #started started}. */
     int startingSessions() {
         return starting.size();

@@ -26,8 +26,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
+import org.apache.mina.core.session.IoSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -174,12 +178,81 @@ class FlowServerFirstByteTest {
         assertEquals(List.of("eof"), List.copyOf(outcomes));
     }
 
-    /** Sends "hello" and "quit" on {@code s} and checks the echo and the goodbye. */
-    private static void assertEchoes(Socket s) throws IOException {
-        s.getOutputStream().write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
+    /**
+     * Connections that waited for their first byte get their sessions while the bound on starting
+     * sessions pauses accepts (the first-byte rule bounds them), and accepts resume once the sessions
+     * start. The only I/O thread is held by the first session's registration: two connections wait
+     * silent, two send (their sessions fill the bound of 2), a fifth connects and finds accepts paused;
+     * then the two waiting ones send, and their sessions are made (4 starting). Once the I/O thread goes
+     * on, all five are served, the fifth after accepts resumed.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void waitingConnectionsGetTheirSessionsWhileAcceptsArePausedAndAcceptsResumeOnceTheyStart(ServerMode mode)
+            throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true).ioProcessors(1).maxStartingSessions(2)
+                .filter("hold-the-io-thread", new IoFilterAdapter() {
+                    @Override
+                    public void sessionCreated(NextFilter next, IoSession session) throws Exception {
+                        if (first.getAndSet(false) && !release.await(30, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("not released within 30 s");
+                        }
+                        next.sessionCreated(session);
+                    }
+                }));
+        List<Socket> silent = List.of(connect(server), connect(server));
+        Conditions.await("two connections to wait", () -> server.awaitingFirstByte() == 2,
+                () -> "waiting " + server.awaitingFirstByte());
+        List<Socket> speaking = new ArrayList<>();
+        Socket last;
+        try {
+            for (int i = 1; i <= 2; i++) {
+                Socket s = connect(server);
+                speaking.add(s);
+                s.getOutputStream().write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
+                int starting = i;
+                Conditions.await("sessions to be starting", () -> server.startingSessions() == starting,
+                        () -> "starting " + server.startingSessions());
+            }
+            last = connect(server);
+            Conditions.await("accepts to pause", () -> server.tcpAcceptor().acceptsPaused(),
+                    () -> "starting " + server.startingSessions() + ", waiting " + server.awaitingFirstByte());
+            for (Socket s : silent) {
+                s.getOutputStream().write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            Conditions.await("the waiting connections' sessions to be made", () -> server.startingSessions() == 4,
+                    () -> "starting " + server.startingSessions() + ", waiting " + server.awaitingFirstByte());
+            assertEquals(0, server.awaitingFirstByte(), "the fifth connection was not accepted while accepts were paused");
+            assertTrue(server.tcpAcceptor().acceptsPaused(), "accepts stay paused while 4 sessions are starting");
+        } finally {
+            release.countDown();
+        }
+        for (Socket s : speaking) {
+            assertAnswered(s);
+        }
+        for (Socket s : silent) {
+            assertAnswered(s);
+        }
+        assertEchoes(last);
+        Conditions.await("every session to complete", () -> server.stats().completed() == 5, () -> server.stats().toString());
+        assertEquals(4, server.startingSessionsPeak(), "the two waiting connections' sessions beyond the bound of 2");
+        assertEquals(0, server.startingSessions());
+        assertEquals(0, server.awaitingFirstByte());
+    }
+
+    /** Checks the echo and the goodbye of "hello" and "quit", sent already on {@code s}. */
+    private static void assertAnswered(Socket s) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
         assertEquals("hello", in.readLine());
         assertEquals("bye", in.readLine());
+    }
+
+    /** Sends "hello" and "quit" on {@code s} and checks the echo and the goodbye. */
+    private static void assertEchoes(Socket s) throws IOException {
+        s.getOutputStream().write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
+        assertAnswered(s);
     }
 
     @Test
