@@ -47,6 +47,21 @@ final class HttpProbe implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether one {@code GET /} with {@code Connection: close} on a new connection to {@code port} is answered
+     * 200 and the connection then closed by the server, each read within {@code timeout}: the server closes it
+     * only once the session's handler has returned and its end has been counted.
+     */
+    static boolean servedAndClosed(int port, Duration timeout) {
+        try (HttpProbe p = connect(port, timeout)) {
+            p.out.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            p.out.flush();
+            return new String(p.in.readAllBytes(), StandardCharsets.US_ASCII).startsWith("HTTP/1.1 200 ");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Sends {@code GET path} and reads the whole response; returns its status code. */
     int get(String path) throws IOException {
         out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

@@ -27,9 +27,14 @@ class RedisServerCommandLineTest {
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
+    /** Waits up to 30 s for {@code p} to end and returns its output; kills it if it did not end. */
     private static String all(Process p) throws Exception {
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            p.destroyForcibly();
+        }
     }
 
     @Test
@@ -44,6 +49,15 @@ class RedisServerCommandLineTest {
 
     private static void servesPingAndStopsOnSigterm(String... args) throws Exception {
         Process p = launch(args);
+        try {
+            servesPingAndStopsOnSigterm(p);
+        } finally {
+            // a server left by a failed check would run on after the suite
+            p.destroyForcibly();
+        }
+    }
+
+    private static void servesPingAndStopsOnSigterm(Process p) throws Exception {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         int port = -1;
@@ -55,6 +69,8 @@ class RedisServerCommandLineTest {
         }
         assertTrue(port > 0, "no listening line");
         try (Socket s = new Socket("127.0.0.1", port)) {
+            // The first command instruments the handler: seconds on a loaded machine, never a read without end.
+            s.setSoTimeout(30_000);
             OutputStream o = s.getOutputStream();
             o.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             byte[] reply = s.getInputStream().readNBytes(7);
@@ -77,7 +93,12 @@ class RedisServerCommandLineTest {
         }
     }
 
+    /**
+     * Thirteen JVMs one after the other, each waited for up to 30 s: beside 6 busy loops (load 15) they took
+     * 57 s in all, 4.4 s each, against the 60 s the class gives a test.
+     */
     @Test
+    @Timeout(180)
     void aBadOptionIsNamedAndExitsWithTwo() throws Exception {
         for (String[] bad : List.of(new String[] {"--port", "70000"}, new String[] {"--mode", "fast"},
                 new String[] {"--mode", "sync", "--workers", "2"}, new String[] {"--policy", "later"},

@@ -28,9 +28,14 @@ class SmtpServerCommandLineTest {
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
+    /** Waits up to 30 s for {@code p} to end and returns its output; kills it if it did not end. */
     private static String all(Process p) throws Exception {
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            p.destroyForcibly();
+        }
     }
 
     @Test
@@ -38,6 +43,15 @@ class SmtpServerCommandLineTest {
         Path keystore = TestKeystore.create(dir);
         Process p = launch("--port", "0", "--mode", "continuation", "--workers", "1", "--keystore", keystore.toString(),
                 "--keystore-password", TestKeystore.PASSWORD);
+        try {
+            offersStartTlsAndStopsCleanlyOnSigterm(p);
+        } finally {
+            // a server left by a failed check would run on after the suite
+            p.destroyForcibly();
+        }
+    }
+
+    private static void offersStartTlsAndStopsCleanlyOnSigterm(Process p) throws Exception {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         int port = -1;
@@ -49,7 +63,8 @@ class SmtpServerCommandLineTest {
         }
         assertTrue(port > 0, "no listening line");
         try (Socket s = new Socket("127.0.0.1", port)) {
-            s.setSoTimeout(10_000);
+            // The greeting comes from the first session's handler, which instruments it: seconds on a loaded machine.
+            s.setSoTimeout(30_000);
             BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
             assertTrue(in.readLine().startsWith("220 localhost ESMTP"));
             s.getOutputStream().write("EHLO cli\r\nQUIT\r\n".getBytes(StandardCharsets.US_ASCII));
