@@ -56,6 +56,29 @@ class FlowOutcomeTest {
         assertEquals(failedBefore + 1, scheduler.stats().failed());
     }
 
+    /**
+     * An error thrown where the scheduler ends a flow, after its task returned (here a deferred sender that
+     * runs out of memory; in a hostile-peer test, a class of Flow's that could not load when the descriptors
+     * had run out), ends that flow with the error: before, the worker survived it but the flow was never
+     * ended (its handle never completed, it stayed active, and its server's graceful stop waited for it).
+     */
+    @Test
+    void anErrorWhereTheSchedulerEndsAFlowFailsThatFlowAndItsWorkerGoesOn() throws Exception {
+        Runnable sender = () -> {
+            throw new OutOfMemoryError("injected in a deferred sender");
+        };
+        FlowHandle<Object> h = scheduler.submit(loader.newInstance(Callable.class, "flowtest.fixtures.DeferredSender", sender));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> h.get(Duration.ofSeconds(10)));
+        assertInstanceOf(OutOfMemoryError.class, e.getCause());
+        assertEquals("injected in a deferred sender", e.getCause().getMessage());
+        TestSupport.awaitIdle(scheduler);
+        FlowStats s = scheduler.stats();
+        assertEquals(2, s.workersAlive(), s.toString());
+        Object next = scheduler.submit(loader.newInstance(Callable.class, "flowtest.fixtures.DeferredSender",
+                (Runnable) () -> { })).get(Duration.ofSeconds(10));
+        assertEquals("done 1", next);
+    }
+
     @Test
     void transportReadsSuspendAndIoExceptionReachesUserCode() throws Exception {
         ScriptedTransport t = new ScriptedTransport(List.of("a", "b", "c"), new IOException("connection reset"));

@@ -371,8 +371,7 @@ public final class SchedulerCore {
                 WORKER_CURRENT.setRelease(worker, null);
             }
             f.interrupted = Thread.interrupted();
-            // A pinned wait still open (one the JDK made, outside any pinned stretch) ends as the flow leaves.
-            FlowEvents.pinnedWaitEnds();
+            endPinnedWait(f, worker);
         }
         if (finished) {
             running.decrementAndGet();
@@ -382,11 +381,37 @@ public final class SchedulerCore {
         }
     }
 
+    /**
+     * Ends a pinned wait still open as {@code f} leaves its worker (one the JDK made, outside any pinned
+     * stretch). An error here is Flow's own (a class that cannot load once the process is out of file
+     * descriptors): survived and reported, and the flow still parks or ends.
+     */
+    private void endPinnedWait(FlowState f, Runner worker) {
+        try {
+            FlowEvents.pinnedWaitEnds();
+        } catch (Throwable t) {
+            survived(t, worker, f);
+        }
+    }
+
+    /**
+     * Ends {@code f} with {@code value}, or with {@code failure} if not {@code null}. An error thrown while
+     * its deferred output goes out (a sender must not throw, but may run out of memory) becomes its
+     * failure: a flow is always ended, never lost with its handle open and its count active.
+     */
     private void finish(FlowState f, Object value, Throwable failure) {
-        countOutOfMemory(failure);
         // What the flow's transports deferred goes out before its end is seen (a handler's server closes
         // the session then).
-        f.sendDeferred();
+        try {
+            f.sendDeferred();
+        } catch (Throwable t) {
+            if (failure == null) {
+                failure = t;
+            } else if (failure != t) {
+                failure.addSuppressed(t);
+            }
+        }
+        countOutOfMemory(failure);
         f.continuation = null;
         f.interrupted = false;
         f.contextLoader = null;
@@ -428,7 +453,12 @@ public final class SchedulerCore {
         long timeout = f.timeoutNanos();
         f.since = coarseClock();
         if (suspended.incrementAndGet() >= TRIM_THRESHOLD) {
-            Engine.pack(f.continuation);
+            try {
+                Engine.pack(f.continuation);
+            } catch (Throwable t) {
+                // Packing only trims the saved stack: out of memory there, the flow parks unpacked.
+                survived(t, worker, f);
+            }
         }
         running.decrementAndGet();
         Wakeup wakeup = timeout == 0 && !f.stale() ? null : new Wakeup(f);
