@@ -142,8 +142,8 @@ final class FlowNioProcessors {
      * its enclosing class keeps it out of reach of other packages.
      *
      * <p><b>Threads.</b> {@link #wakeup()}, {@link #updateTrafficControl}, {@link #setInterestedInRead} and
-     * {@link #setInterestedInWrite} may be called on any thread (MINA changes traffic on the thread that suspends or resumes a session's
-     * reads); the other overrides run on the processor's loop thread only.
+     * {@link #setInterestedInWrite} may be called on any thread (MINA changes traffic on the thread that
+     * suspends or resumes a session's reads); the other overrides run on the processor's loop thread only.
      */
     public static final class FlowNioProcessor extends NioProcessor {
 

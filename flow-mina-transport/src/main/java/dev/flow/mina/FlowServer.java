@@ -836,7 +836,7 @@ public final class FlowServer implements AutoCloseable {
         }
         startedOrEnded(s);
         // Reported, then counted, then closed: a caller that reads the count, or a peer that sees the
-        // close, finds every report before it made.
+        // close, finds the session's report already made.
         if (outcome == Outcome.FAILED) {
             reportFailure(s, failure);
         }
@@ -1154,7 +1154,8 @@ public final class FlowServer implements AutoCloseable {
         /**
          * Called once for each session whose handler failed on its own ({@link SessionStats#failed()}),
          * on the thread where the handler ended, before the session is counted and closed: once {@code
-         * failed()} counts a session, or its peer sees the close, its report has been made. Must not block. Default: a warning with the stack
+         * failed()} counts a session, or its peer sees the close, its report has been made. Must not
+         * block. Default: a warning with the stack
          * trace through SLF4J when it logs warnings, else (no binding, or slf4j-nop) one line through
          * {@link System.Logger} (by default {@code java.util.logging}, printed on standard error), except
          * for a peer's protocol error (a too-long line, bad encoding), only counted in {@link
