@@ -20,9 +20,11 @@ import org.slf4j.Logger;
  *
  * <p><b>Threads.</b> Thread-safe and lock-free; {@link Counter#record} never blocks beyond the
  * logging call of the one thread that writes a line, and not even that once {@link #writeLinesWith}
- * gave it an executor: then the lines of {@link Counter#record} are written there (an acceptor or I/O
- * thread does not wait for a logger, nor for its first-time initialization: 127 ms on the acceptor
- * thread at the start of a reset flood, in a bench run), and those of {@link #flush()} at once.
+ * gave it an executor: then the lines of {@link Counter#record} are made and written there (an acceptor
+ * or I/O thread does not wait for a logger, nor for its first-time initialization: 127 ms on the
+ * acceptor thread at the start of a reset flood, in a bench run), and those of {@link #flush()} at once.
+ * That executor must not be one that other work waits behind (a server's lines once held its setup
+ * thread, and every new session's handler with it, as long).
  */
 final class EventLog {
 
@@ -78,29 +80,25 @@ final class EventLog {
     /** Logs the events counted and not yet logged, one line per kind (at a stop), on the calling thread. */
     void flush() {
         for (Counter c : counters) {
-            String text = c.report(null);
-            if (text != null) {
-                line(text);
+            Line line = c.take(null, null);
+            if (line != null) {
+                line.run();
             }
         }
     }
 
-    private void line(String text) {
-        warn(log, fallback, text);
-    }
-
-    /** Writes {@code text} on the {@linkplain #writeLinesWith line writer}, or here if there is none or it refuses. */
-    private void write(String text) {
+    /** Writes {@code line} on the {@linkplain #writeLinesWith line writer}, or here if there is none or it refuses. */
+    private void write(Line line) {
         Executor writer = lineWriter;
         if (writer != null) {
             try {
-                writer.execute(() -> line(text));
+                writer.execute(line);
                 return;
             } catch (RejectedExecutionException e) {
                 // stopped: write it here
             }
         }
-        line(text);
+        line.run();
     }
 
     /** Logs {@code text} as a warning through SLF4J if it logs warnings, else through {@code fallback}. */
@@ -139,9 +137,9 @@ final class EventLog {
             long now = clock.getAsLong();
             long next = nextLine.get();
             if (now - next >= 0 && nextLine.compareAndSet(next, now + intervalNanos)) {
-                String text = report(where == null ? cause : cause == null ? where : where + ": " + cause);
-                if (text != null) {
-                    write(text);
+                Line line = take(where, cause);
+                if (line != null) {
+                    write(line);
                 }
             }
         }
@@ -152,14 +150,36 @@ final class EventLog {
         }
 
         /** Takes the count not yet logged and returns the line that reports it, or {@code null} if none. */
-        private String report(Object detail) {
+        private Line take(Object where, Object cause) {
             long n = unlogged.getAndSet(0);
-            if (n == 0) {
-                return null;
-            }
-            return owner + ": " + n + " " + what + (detail != null ? " (last: " + detail + ")" : "") + ", "
-                    + total.sum() + " in all; at most one such line every "
-                    + every();
+            return n == 0 ? null : new Line(this, n, total.sum(), where, cause);
+        }
+    }
+
+    /**
+     * One line, its text made only where it is written: the recording thread (an acceptor or I/O thread) only
+     * takes the counts, and neither bootstraps string concatenation nor a lambda on its first event.
+     */
+    private final class Line implements Runnable {
+        private final Counter kind;
+        private final long count;
+        private final long all;
+        private final Object where;
+        private final Object cause;
+
+        Line(Counter kind, long count, long all, Object where, Object cause) {
+            this.kind = kind;
+            this.count = count;
+            this.all = all;
+            this.where = where;
+            this.cause = cause;
+        }
+
+        @Override
+        public void run() {
+            Object detail = where == null ? cause : cause == null ? where : where + ": " + cause;
+            warn(log, fallback, owner + ": " + count + " " + kind.what + (detail != null ? " (last: " + detail + ")" : "")
+                    + ", " + all + " in all; at most one such line every " + every());
         }
     }
 }

@@ -3,8 +3,12 @@ package dev.flow.mina;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.FlowScheduler;
 import dev.flow.TransportConfig;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
@@ -12,12 +16,19 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What peers cause at any rate (resets, protocol errors) is counted in the stats and logged as one
@@ -29,7 +40,11 @@ class FlowServerPeerEventsTest {
 
     private static final int PEERS = 40;
 
+    private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+
     private final List<FlowServer> servers = new ArrayList<>();
+    private final FlowScheduler scheduler = FlowScheduler.builder().workers(2).name("peer-events").build();
 
     @AfterEach
     void closeServers() {
@@ -37,6 +52,9 @@ class FlowServerPeerEventsTest {
             s.close();
             assertEquals(0, s.openSessions(), "open sessions after close");
         }
+        scheduler.close();
+        assertEquals(0, scheduler.stats().running(), scheduler.stats().toString());
+        assertEquals(0, scheduler.stats().suspended(), scheduler.stats().toString());
     }
 
     private FlowServer start(TransportConfig config) throws IOException {
@@ -79,6 +97,58 @@ class FlowServerPeerEventsTest {
             assertEquals(1, lines.size(), lines.toString());
             assertTrue(lines.get(0).startsWith("WARNING FlowServer[" + server.localAddress() + ", open="), lines.get(0));
             assertTrue(lines.get(0).contains(" connections reset or broken by peers (last: /127.0.0.1:"), lines.get(0));
+        }
+    }
+
+    /**
+     * A peer-event line that is slow to write delays no session: the logging back-end's first-time set-up
+     * held the server's setup thread, and with it every new session's handler, 110-140 ms at the start of a
+     * reset flood in a bench run. Here a log handler holds the reset's line until a new session has answered.
+     */
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aPeerEventLineSlowToWriteDelaysNoNewSessionsHandler(ServerMode mode) throws Exception {
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch answered = new CountDownLatch(1);
+        Handler slow = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                writing.countDown();
+                try {
+                    answered.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger(FlowServer.class.getName());
+        logger.addHandler(slow);
+        try {
+            FlowServer server = mode.builder(scheduler)
+                    .handler(LOADER, "flowtest.mina.LineEcho", new ConcurrentLinkedQueue<String>())
+                    .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+            servers.add(server);
+            try (Socket reset = connect(server)) {
+                reset.setSoLinger(true, 0);
+            }
+            assertTrue(writing.await(10, TimeUnit.SECONDS), "the reset's line is written; " + server.stats());
+            try (Socket s = connect(server)) {
+                s.setSoTimeout(5_000);
+                s.getOutputStream().write("hello\n".getBytes(StandardCharsets.US_ASCII));
+                BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+                assertEquals("hello", in.readLine(), "answered while the line is being written");
+            }
+        } finally {
+            answered.countDown();
+            logger.removeHandler(slow);
         }
     }
 
