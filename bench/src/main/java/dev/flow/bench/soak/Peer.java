@@ -11,6 +11,8 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
@@ -55,6 +57,12 @@ enum Peer {
     private static final long SLACK_MS = 5_000;
     /** What {@link #runOnce} returns when the server refused a {@link #HELD_MEMORY} command. */
     static final long REFUSED = -2;
+    /**
+     * What {@link #runOnce} returns when a {@link #HELD_MEMORY} command's connection was closed without an
+     * answer once one of the server's timeouts could have closed it (on a loaded machine the exchange can
+     * outlast them): not a refusal the input budget must account for.
+     */
+    static final long TIMED_OUT = -3;
 
     /** Client threads of this kind at scale 1. */
     final int threads;
@@ -82,6 +90,8 @@ enum Peer {
         final AtomicLong bad = new AtomicLong();
         /** Commands of {@link #HELD_MEMORY} peers that the server refused. */
         final AtomicLong refused = new AtomicLong();
+        /** Commands of {@link #HELD_MEMORY} peers cut without an answer after a server timeout could have cut them. */
+        final AtomicLong timedOut = new AtomicLong();
         /** The longest time, in ms, the server took to close a session the peer expects it to close; -1 if never. */
         final LongAccumulator maxCutMs = new LongAccumulator(Math::max, -1);
     }
@@ -89,7 +99,8 @@ enum Peer {
     /**
      * Runs one round of this behaviour against the server at {@code address}. Returns how long the
      * server took to close a session this kind expects it to close, in ms, -1 for kinds that close
-     * themselves, or {@link #REFUSED} when the server refused a {@link #HELD_MEMORY} command.
+     * themselves, or {@link #REFUSED} when the server refused a {@link #HELD_MEMORY} command ({@link
+     * #TIMED_OUT} when a timeout may have cut it).
      */
     long runOnce(InetSocketAddress address, SoakOptions o, String id) throws IOException, Unexpected,
             InterruptedException {
@@ -116,7 +127,7 @@ enum Peer {
                 resetFlood(address, o);
                 return -1;
             case HELD_MEMORY:
-                return heldMemory(address, o) ? -1 : REFUSED;
+                return heldMemory(address, o);
             default:
                 return idle(address, o);
         }
@@ -301,12 +312,14 @@ enum Peer {
     }
 
     /**
-     * Returns {@code true} if the server held the command and answered {@code HELD n b} with {@code b >= n}
-     * (the hold counted the body), {@code false} if it refused it: a {@code REFUSED} answer naming the
-     * input budget, or the connection closed or reset while the body was sent or the answer awaited.
+     * Returns -1 if the server held the command and answered {@code HELD n b} with {@code b >= n} (the hold
+     * counted the body), {@link #REFUSED} if it refused it: a {@code REFUSED} answer naming the input
+     * budget, or the connection closed or reset while the body was sent or the answer awaited, before any
+     * of the server's timeouts could have closed it; after that, {@link #TIMED_OUT}.
      */
-    private static boolean heldMemory(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected,
+    private static long heldMemory(InetSocketAddress address, SoakOptions o) throws IOException, Unexpected,
             InterruptedException {
+        long start = System.nanoTime();
         try (Socket s = connect(address, 0)) {
             InputStream in = new BufferedInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
@@ -316,24 +329,37 @@ enum Peer {
                 Thread.sleep(o.holdMs);
                 out.write("END\n".getBytes(StandardCharsets.US_ASCII));
             } catch (IOException closed) {
-                return false;
+                return cutWithoutAnswer(start, o);
             }
             String answer;
             try {
                 answer = readLine(in);
+            } catch (SocketTimeoutException silent) {
+                // neither an answer nor a cut within the peer's read timeout: unexplained, so it counts
+                // where the check on refusals sees it
+                return REFUSED;
             } catch (IOException reset) {
-                return false;
+                return cutWithoutAnswer(start, o);
             }
-            if (answer == null || answer.startsWith("REFUSED input budget exhausted")) {
-                return false;
+            if (answer == null) {
+                return cutWithoutAnswer(start, o);
+            }
+            if (answer.startsWith("REFUSED input budget exhausted")) {
+                return REFUSED;
             }
             String[] f = answer.split(" ");
             if (f.length != 3 || !f[0].equals("HELD") || !f[1].equals(Integer.toString(o.heldBytes))
                     || !f[2].matches("[0-9]{1,18}") || Long.parseLong(f[2]) < o.heldBytes) {
                 throw new Unexpected("held memory: sent HOLD " + o.heldBytes + ", got \"" + answer + "\"");
             }
-            return true;
+            return -1;
         }
+    }
+
+    /** {@link #REFUSED} for a command cut without an answer before the server's shortest timeout, else {@link #TIMED_OUT}. */
+    private static long cutWithoutAnswer(long start, SoakOptions o) {
+        Duration shortest = Collections.min(List.of(o.lineTimeout, o.writeTimeout, o.requestTimeout));
+        return System.nanoTime() - start < shortest.toNanos() ? REFUSED : TIMED_OUT;
     }
 
     /** Returns the ms the server took to close the whole batch. */

@@ -213,6 +213,8 @@ public final class Soak {
                         tally.cutByRestart.addAndGet(p.connectionsPerRound(options));
                     } else if (cutMs == Peer.REFUSED) {
                         tally.refused.incrementAndGet();
+                    } else if (cutMs == Peer.TIMED_OUT) {
+                        tally.timedOut.incrementAndGet();
                     } else {
                         tally.ok.addAndGet(p.connectionsPerRound(options));
                         tally.maxCutMs.accumulate(cutMs);
@@ -373,7 +375,7 @@ public final class Soak {
                     + " connections reset by RESET_FLOOD peers");
         }
         Peer.Tally held = tallies.get(Peer.HELD_MEMORY);
-        long heldTried = held.ok.get() + held.refused.get();
+        long heldTried = held.ok.get() + held.refused.get() + held.timedOut.get();
         if (held.ok.get() == 0 && heldTried >= HELD_TRIES_FOR_A_VERDICT) {
             problems.add("held memory: no command held and answered of " + heldTried + " (" + held.refused.get()
                     + " refused)");
@@ -413,7 +415,7 @@ public final class Soak {
         for (Map.Entry<Peer, Peer.Tally> e : tallies.entrySet()) {
             Peer.Tally t = e.getValue();
             out.printf(Locale.ROOT, "soak: peer %-18s ok=%-7d cutByRestart=%-5d bad=%-3d%s%s%n", e.getKey(), t.ok.get(),
-                    t.cutByRestart.get(), t.bad.get(), e.getKey() == Peer.HELD_MEMORY ? " refused=" + t.refused.get() : "",
+                    t.cutByRestart.get(), t.bad.get(), e.getKey() == Peer.HELD_MEMORY ? " refused=" + t.refused.get() + " timedOut=" + t.timedOut.get() : "",
                     t.maxCutMs.get() < 0 ? "" : " longest cut " + t.maxCutMs.get() + " ms");
         }
         out.println("soak: before " + before);
