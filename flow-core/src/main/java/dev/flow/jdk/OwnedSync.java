@@ -22,7 +22,8 @@ import java.util.concurrent.TimeoutException;
  * the run of readers at the head), so the lock is never free while someone waits and no waiter can
  * be overtaken once queued. A waiter waits on a {@code CompletableFuture}: the loader that defines
  * this class makes that wait a suspension point, so a flow suspends where a thread would park, and a
- * thread blocks. State changes happen under this object's monitor, never across a wait.
+ * thread blocks. State changes happen under this object's monitor (but for the uncontended ones of the fast
+ * path below), never across a wait.
  *
  * <p>Only the waits may suspend: the loader instruments its own copy of this class, and a call it cannot
  * resolve (an interface call such as {@code Iterator.next()} or {@code Map.get}, when the scope implements that
