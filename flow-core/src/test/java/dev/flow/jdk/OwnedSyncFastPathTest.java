@@ -111,6 +111,33 @@ class OwnedSyncFastPathTest {
     }
 
     @Test
+    void aReadHoldKeepsWritersOffTheFastPathUntilTheLastReaderLeaves() throws Exception {
+        OwnedSync sync = new OwnedSync(false);
+        Thread main = Thread.currentThread();
+        sync.acquire(true);
+        CompletableFuture<String> writer = onThread(() -> {
+            String barged = "barged " + sync.tryAcquire(false);
+            sync.acquire(false);
+            try {
+                return barged + ", writes with " + sync.readLockCount() + " read holds";
+            } finally {
+                sync.release(OwnedSync.me(), false);
+            }
+        });
+        awaitQueued(sync, 1);
+        assertEquals(1, sync.readHoldsOf(main));
+        assertFalse(sync.isWriteLocked());
+
+        assertTrue(sync.release(main, true));
+
+        assertEquals("barged false, writes with 0 read holds", writer.get(DEADLINE_MS, TimeUnit.MILLISECONDS));
+        assertFalse(sync.release(main, true), "a second read release finds no hold");
+        assertTrue(sync.tryAcquire(false), "free again, taken without the monitor");
+        assertEquals(1, sync.writeHoldsOf(main));
+        assertTrue(sync.release(main, false));
+    }
+
+    @Test
     void aFlowAndAPlainThreadSharingTheLockExcludeEachOther() throws Exception {
         OwnedSync sync = new OwnedSync(false);
         FlowScheduler scheduler = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately())
