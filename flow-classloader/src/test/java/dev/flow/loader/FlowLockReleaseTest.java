@@ -33,5 +33,7 @@ class FlowLockReleaseTest {
         assertFalse(loader.isSuspendable(SYNC, "release", "(Ljava/lang/Object;Z)Z"), "release");
         assertFalse(loader.isSuspendable(SYNC, "exit", "(Ljava/lang/Object;)V"), "exit");
         assertFalse(loader.isSuspendable(SYNC, "releaseAll", "(Ljava/lang/Object;)I"), "releaseAll");
+        assertFalse(loader.isSuspendable(SYNC, "takeFast", "(Ljava/lang/Object;I)Z"), "the uncontended take");
+        assertFalse(loader.isSuspendable("dev/flow/jdk/FlowMonitor", "exit", "(Ljava/lang/Object;)V"), "FlowMonitor.exit");
     }
 }

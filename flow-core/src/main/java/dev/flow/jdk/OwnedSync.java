@@ -1,6 +1,8 @@
 package dev.flow.jdk;
 
 import dev.flow.internal.FlowState;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +22,8 @@ import java.util.concurrent.TimeoutException;
  * the run of readers at the head), so the lock is never free while someone waits and no waiter can
  * be overtaken once queued. A waiter waits on a {@code CompletableFuture}: the loader that defines
  * this class makes that wait a suspension point, so a flow suspends where a thread would park, and a
- * thread blocks. State changes happen under this object's monitor, never across a wait.
+ * thread blocks. State changes happen under this object's monitor (but for the uncontended ones of the fast
+ * path below), never across a wait.
  *
  * <p>Only the waits may suspend: the loader instruments its own copy of this class, and a call it cannot
  * resolve (an interface call such as {@code Iterator.next()} or {@code Map.get}, when the scope implements that
@@ -28,15 +31,63 @@ import java.util.concurrent.TimeoutException;
  * holding this monitor is rewritten to re-enter it on restore, which the JIT refuses to compile ("unbalanced
  * monitors"), and every release would run interpreted. So the releases and the state they touch use concrete
  * classes ({@code HashMap}, {@code ArrayDeque}, {@code ArrayList}) and indexed loops, never interface calls.
+ *
+ * <p><b>The uncontended fast path.</b> An exclusive hold taken and released while nobody else holds or waits
+ * (Commons Net's writers take two decorator monitors per character) does not take this object's monitor: the
+ * volatile {@link #state} is {@code null} (free, nobody queued, no reader), an owner (held exclusively by it,
+ * nobody queued, no reader) or {@code INFLATED} (the fields guarded by the monitor, {@code writer}, {@code
+ * readers}, {@code queue}, say who holds and waits). Outside the monitor {@code state} only moves between
+ * {@code null} and an owner, by CAS (take: {@code null} to me; last release: me to {@code null}); everything else
+ * first inflates it under the monitor (a CAS from what it was to {@code INFLATED}, recording the owner it replaced
+ * as {@code writer}) and deflates it on the way out of the monitor when nobody waits and no reader holds
+ * ({@code state = writer}). Why that keeps the properties above:
+ * <ul>
+ *   <li>Nobody is overtaken and no hand-off is lost: a waiter queues only under the monitor with {@code state}
+ *       {@code INFLATED}, and the queue is never empty while deflated, so the fast take (a CAS from {@code null})
+ *       cannot pass a queued waiter; the owner's fast release is a CAS from itself, which fails once a waiter has
+ *       inflated the lock, and the owner then releases under the monitor, handing the lock to the head as before.
+ *   <li>Under the monitor {@code INFLATED} is stable (only a monitor holder leaves it), so the guarded fields are
+ *       read and written as before, under the monitor only.
+ *   <li>Publication: {@code state} is volatile and every change to it is a CAS or a volatile write, so an owner's
+ *       take (a CAS reading the {@code null} of the last release, or a monitor hand-off completed through the
+ *       waiter's future) happens after everything the previous owner did while holding. {@code writeHolds}
+ *       belongs to the exclusive owner: only the owner reads or writes it while it holds (re-entrant takes and
+ *       releases count there, without CAS), and whoever hands the lock over (a fast take, or a grant under the
+ *       monitor before completing the waiter's future) sets it before the new owner reads it; inflating never
+ *       touches it. A last fast release leaves it as it was and each take overwrites it.
+ *   <li>Queries read {@code state}; when it is {@code INFLATED} they read it again and the guarded fields under
+ *       the monitor. {@code writeHoldsOf} is exact for the owner itself, a snapshot for anyone else (as the JDK's
+ *       {@code toString()}).
+ * </ul>
+ * Readers, waiters, timed and interruptible waits and conditions take the monitor as before. The fast path uses
+ * a {@code VarHandle} (not an interface call, not a call into the scope) in methods that never wait.
  * Thread-safe.
  */
 final class OwnedSync {
 
     private static final int MAX = 65535;
+    /** {@link #state} while the fields guarded by the monitor describe the lock. */
+    private static final Object INFLATED = new Object();
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(OwnedSync.class, "state", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final boolean fair;
-    /** Guarded by {@code this}. */
+    /**
+     * {@code null}: free, nobody queued, no reader; an owner: held exclusively by it, nobody queued, no reader;
+     * {@code INFLATED}: see the guarded fields. Between {@code null} and an owner by CAS; to and from {@code
+     * INFLATED} only under the monitor.
+     */
+    private volatile Object state;
+    /** The exclusive owner while {@link #state} is {@code INFLATED}. Guarded by {@code this}. */
     private Object writer;
+    /** The exclusive owner's holds: see the class comment. */
     private int writeHolds;
     private final HashMap<Object, Integer> readers = new HashMap<>();
     /** The sum of {@code readers}' counts. Guarded by {@code this}. */
@@ -75,7 +126,11 @@ final class OwnedSync {
 
     /** Acquires, waiting without regard to interrupts (the interrupt status is kept). */
     void acquire(boolean shared) {
-        Waiter w = tryOrQueue(me(), shared, 1, false);
+        Object me = me();
+        if (!shared && takeFast(me, 1)) {
+            return;
+        }
+        Waiter w = tryOrQueue(me, shared, 1, false);
         if (w != null) {
             w.granted.join();
         }
@@ -86,7 +141,11 @@ final class OwnedSync {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        Waiter w = tryOrQueue(me(), shared, 1, false);
+        Object me = me();
+        if (!shared && takeFast(me, 1)) {
+            return;
+        }
+        Waiter w = tryOrQueue(me, shared, 1, false);
         if (w == null) {
             return;
         }
@@ -104,7 +163,8 @@ final class OwnedSync {
 
     /** Acquires if that needs no wait, even past queued waiters (like {@code ReentrantLock.tryLock()}). */
     boolean tryAcquire(boolean shared) {
-        return tryOrQueue(me(), shared, 1, true) == null;
+        Object me = me();
+        return !shared && takeFast(me, 1) || tryOrQueue(me, shared, 1, true) == null;
     }
 
     /** Acquires within {@code nanos}; {@link InterruptedException} if interrupted before or while waiting. */
@@ -113,13 +173,18 @@ final class OwnedSync {
             throw new InterruptedException();
         }
         Object me = me();
+        if (!shared && takeFast(me, 1)) {
+            return true;
+        }
         synchronized (this) {
-            if (canTake(me, shared, false)) {
+            inflate();
+            boolean taken = canTake(me, shared, false);
+            if (taken) {
                 take(me, shared, 1);
-                return true;
             }
-            if (nanos <= 0) {
-                return false;
+            deflateIfUncontended();
+            if (taken || nanos <= 0) {
+                return taken;
             }
         }
         Waiter w = tryOrQueue(me, shared, 1, false);
@@ -147,6 +212,9 @@ final class OwnedSync {
      */
     Object enter() {
         Object me = me();
+        if (takeFast(me, 1)) {
+            return me;
+        }
         Waiter w = tryOrQueue(me, false, 1, false);
         if (w != null) {
             w.granted.join();
@@ -161,6 +229,9 @@ final class OwnedSync {
 
     /** Re-acquires {@code holds} holds for {@code owner} after a condition wait, without regard to interrupts. */
     void reacquire(Object owner, int holds) {
+        if (takeFast(owner, holds)) {
+            return;
+        }
         Waiter w = tryOrQueue(owner, false, holds, false);
         if (w != null) {
             w.granted.join();
@@ -169,16 +240,67 @@ final class OwnedSync {
 
     /** Takes the lock at once if allowed, else queues a waiter and returns it ({@code null}: taken). */
     private synchronized Waiter tryOrQueue(Object me, boolean shared, int holds, boolean barge) {
+        inflate();
+        Waiter w = null;
         if (canTake(me, shared, barge)) {
             take(me, shared, holds);
-            return null;
+        } else {
+            w = new Waiter(me, shared, holds);
+            if (!barge) {
+                queue.add(w);
+            }
         }
-        if (barge) {
-            return new Waiter(me, shared, holds);
-        }
-        Waiter w = new Waiter(me, shared, holds);
-        queue.add(w);
+        deflateIfUncontended();
         return w;
+    }
+
+    /**
+     * Takes {@code holds} exclusive holds without the monitor if the lock is free and uncontended, or already
+     * {@code me}'s uncontended; {@code false}: nothing taken, take the monitor.
+     */
+    private boolean takeFast(Object me, int holds) {
+        Object s = state;
+        if (s == null) {
+            if (STATE.compareAndSet(this, null, me)) {
+                writeHolds = holds;
+                return true;
+            }
+            return false;
+        }
+        if (s == me) {
+            writeHolds = addHolds(writeHolds, holds);
+            return true;
+        }
+        return false;
+    }
+
+    private static int addHolds(int held, int holds) {
+        int n = held + holds;
+        if (n > MAX || n < 0) {
+            throw new Error("Maximum lock count exceeded");
+        }
+        return n;
+    }
+
+    /** Makes the guarded fields describe the lock ({@code state} {@code INFLATED}). Guarded by {@code this}. */
+    private void inflate() {
+        for (;;) {
+            Object s = state;
+            if (s == INFLATED) {
+                return;
+            }
+            if (STATE.compareAndSet(this, s, INFLATED)) {
+                writer = s;
+                return;
+            }
+        }
+    }
+
+    /** Back to the fast path if nobody waits and no reader holds. Guarded by {@code this}, inflated. */
+    private void deflateIfUncontended() {
+        if (queue.isEmpty() && readers.isEmpty()) {
+            state = writer;
+        }
     }
 
     /** Whether {@code me} may take a hold now. Guarded by {@code this}. */
@@ -208,12 +330,11 @@ final class OwnedSync {
             }
             readers.put(me, n + holds);
             readHolds += holds;
+        } else if (writer == me) {
+            writeHolds = addHolds(writeHolds, holds);
         } else {
-            if (writeHolds + holds > MAX || writeHolds + holds < 0) {
-                throw new Error("Maximum lock count exceeded");
-            }
             writer = me;
-            writeHolds += holds;
+            writeHolds = holds;
         }
     }
 
@@ -227,7 +348,9 @@ final class OwnedSync {
             if (!queue.remove(w)) {
                 return false;
             }
+            inflate();
             grantedNow = grant();
+            deflateIfUncontended();
         }
         complete(grantedNow);
         return true;
@@ -237,31 +360,49 @@ final class OwnedSync {
 
     /** Releases one hold of {@code owner}; {@code false} if it holds none of that kind. */
     boolean release(Object owner, boolean shared) {
-        ArrayList<Waiter> grantedNow;
+        Object s = state;
+        if (s != INFLATED) {
+            if (shared || s != owner) {
+                return false;
+            }
+            int n = writeHolds;
+            if (n > 1) {
+                writeHolds = n - 1;
+                return true;
+            }
+            if (STATE.compareAndSet(this, owner, null)) {
+                return true;
+            }
+            // a waiter inflated the lock meanwhile: release under the monitor, handing the lock over
+        }
+        ArrayList<Waiter> grantedNow = null;
+        boolean held;
         synchronized (this) {
+            inflate();
             if (shared) {
                 Integer n = readers.get(owner);
-                if (n == null) {
-                    return false;
+                held = n != null;
+                if (held) {
+                    if (n == 1) {
+                        readers.remove(owner);
+                    } else {
+                        readers.put(owner, n - 1);
+                    }
+                    readHolds--;
                 }
-                if (n == 1) {
-                    readers.remove(owner);
-                } else {
-                    readers.put(owner, n - 1);
-                }
-                readHolds--;
             } else {
-                if (writer != owner) {
-                    return false;
-                }
-                if (--writeHolds == 0) {
+                held = writer == owner;
+                if (held && --writeHolds == 0) {
                     writer = null;
                 }
             }
-            grantedNow = grant();
+            if (held) {
+                grantedNow = grant();
+            }
+            deflateIfUncontended();
         }
         complete(grantedNow);
-        return true;
+        return held;
     }
 
     /** Releases every exclusive hold of {@code owner} (a condition wait); returns how many it had. */
@@ -269,10 +410,12 @@ final class OwnedSync {
         ArrayList<Waiter> grantedNow;
         int holds;
         synchronized (this) {
+            inflate();
             holds = writeHolds;
             writer = null;
             writeHolds = 0;
             grantedNow = grant();
+            deflateIfUncontended();
         }
         complete(grantedNow);
         return holds;
@@ -308,28 +451,37 @@ final class OwnedSync {
 
     // ---------------------------------------------------------------- queries
 
-    synchronized boolean isWriteHeldBy(Object owner) {
-        return writer == owner;
+    boolean isWriteHeldBy(Object owner) {
+        return writer() == owner;
     }
 
-    synchronized int writeHoldsOf(Object owner) {
-        return writer == owner ? writeHolds : 0;
+    /** Exact when {@code owner} is the caller's own ({@link #me()}), a snapshot otherwise. */
+    int writeHoldsOf(Object owner) {
+        return owner != null && writer() == owner ? writeHolds : 0;
     }
 
     synchronized int readHoldsOf(Object owner) {
         return readers.getOrDefault(owner, 0);
     }
 
-    synchronized boolean isWriteLocked() {
-        return writer != null;
+    boolean isWriteLocked() {
+        return writer() != null;
     }
 
     synchronized int readLockCount() {
         return readHolds;
     }
 
-    synchronized Object writer() {
-        return writer;
+    /** The exclusive owner, {@code null} if none. */
+    Object writer() {
+        Object s = state;
+        if (s != INFLATED) {
+            return s;
+        }
+        synchronized (this) {
+            s = state;
+            return s == INFLATED ? writer : s;
+        }
     }
 
     synchronized int queueLength() {

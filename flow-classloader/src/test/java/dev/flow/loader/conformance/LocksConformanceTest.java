@@ -27,6 +27,7 @@ class LocksConformanceTest extends ConformanceSuite {
                 Case.of(p + "ForeignConditionAwait").pins("has no suspendable form"),
                 Case.of(p + "LockQueriesAndErrors").suspends(),
                 Case.of(p + "ConditionSignalledByAnotherFlow").suspends(),
-                Case.of(p + "LockSharedWithPlainThread").suspends());
+                Case.of(p + "LockSharedWithPlainThread").suspends(),
+                Case.of(p + "ReentrantHoldAcrossSuspensionWithQueuedThread").suspends());
     }
 }
