@@ -27,7 +27,10 @@ public final class ChildJvm {
         this.lines = lines;
     }
 
-    /** Runs {@code java <args>} and waits up to {@code deadline}; destroys it after that. */
+    /**
+     * Runs {@code java <args>} and waits up to {@code deadline}; destroys it, and the processes it started,
+     * after that or when the wait is interrupted (then the interrupt flag stays set and this throws).
+     */
     public static ChildJvm run(List<String> args, Duration deadline) throws IOException, InterruptedException {
         return run(args, Map.of(), deadline);
     }
@@ -50,13 +53,45 @@ public final class ChildJvm {
             }
         }, "child-jvm-output");
         reader.start();
-        boolean ended = p.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        boolean ended;
+        try {
+            ended = p.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            destroyWithDescendants(p);
+            Thread.currentThread().interrupt();
+            throw e;
+        }
         if (!ended) {
-            p.destroyForcibly();
+            destroyWithDescendants(p);
         }
         reader.join(5_000);
         List<String> lines = List.of(out.toString(StandardCharsets.UTF_8).split("\\R"));
         return new ChildJvm(ended ? p.exitValue() : -1, lines);
+    }
+
+    /**
+     * Kills {@code p} and every process it started (found before it dies, while they are still its
+     * descendants), then waits up to 10 s for {@code p} to end, not interruptibly: when this returns after an
+     * interrupt, the child is gone all the same.
+     */
+    private static void destroyWithDescendants(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        try {
+            while (p.isAlive() && System.nanoTime() < deadline) {
+                try {
+                    p.waitFor(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** The output, for assertion messages. */

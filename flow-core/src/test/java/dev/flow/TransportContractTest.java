@@ -1164,65 +1164,66 @@ public abstract class TransportContractTest {
         }
     }
 
-    private String readLine(Access access, Connection c) throws IOException {
+    /** One transport operation on the connection's transport. */
+    @FunctionalInterface
+    private interface Op<T> {
+        T on(Transport t) throws IOException;
+    }
+
+    /** One transport operation that returns nothing. */
+    @FunctionalInterface
+    private interface VoidOp {
+        void on(Transport t) throws IOException;
+    }
+
+    /**
+     * Performs one operation as {@code access} says: {@code blocking} (the transport's own method), {@code
+     * awaits} (the {@link Awaits} form that replaces its call sites in loaded code), or the flow runner's
+     * {@code flowOp} with {@code args}, in a flow.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T call(Access access, Connection c, Op<T> blocking, Op<T> awaits, String flowOp, Object... args)
+            throws IOException {
         switch (access) {
             case BLOCKING:
-                return c.transport().readLine();
+                return blocking.on(c.transport());
             case AWAITS:
-                return Awaits.readLine(c.transport());
+                return awaits.on(c.transport());
             default:
-                return (String) inFlow("readLine", c);
+                return (T) inFlow(flowOp, c, args);
         }
+    }
+
+    /** {@link #call} for an operation that returns nothing. */
+    private void run(Access access, Connection c, VoidOp blocking, VoidOp awaits, String flowOp, Object... args)
+            throws IOException {
+        call(access, c, t -> {
+            blocking.on(t);
+            return null;
+        }, t -> {
+            awaits.on(t);
+            return null;
+        }, flowOp, args);
+    }
+
+    private String readLine(Access access, Connection c) throws IOException {
+        return call(access, c, t -> t.readLine(), t -> Awaits.readLine(t), "readLine");
     }
 
     private int read(Access access, Connection c, byte[] dst, int off, int len) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                return c.transport().read(dst, off, len);
-            case AWAITS:
-                return Awaits.read(c.transport(), dst, off, len);
-            default:
-                return (Integer) inFlow("read", c, dst, off, len);
-        }
+        return call(access, c, t -> t.read(dst, off, len), t -> Awaits.read(t, dst, off, len), "read", dst, off, len);
     }
 
     private void writeLine(Access access, Connection c, String line) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                c.transport().writeLine(line);
-                break;
-            case AWAITS:
-                Awaits.writeLine(c.transport(), line);
-                break;
-            default:
-                inFlow("writeLine", c, line);
-        }
+        run(access, c, t -> t.writeLine(line), t -> Awaits.writeLine(t, line), "writeLine", line);
     }
 
     private void write(Access access, Connection c, byte[] src, int off, int len) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                c.transport().write(src, off, len);
-                break;
-            case AWAITS:
-                Awaits.write(c.transport(), src, off, len);
-                break;
-            default:
-                inFlow("write", c, src, off, len);
-        }
+        run(access, c, t -> t.write(src, off, len), t -> Awaits.write(t, src, off, len), "write", src, off, len);
     }
 
     private void flush(Access access, Connection c) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                c.transport().flush();
-                break;
-            case AWAITS:
-                Awaits.flush(c.transport());
-                break;
-            default:
-                inFlow("flush", c);
-        }
+        run(access, c, t -> t.flush(), t -> Awaits.flush(t), "flush");
     }
 
     private static Line line(String ascii, LineEnding ending) {
@@ -1231,47 +1232,21 @@ public abstract class TransportContractTest {
     }
 
     private Line readLineBytes(Access access, Connection c) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                return c.transport().readLineBytes();
-            case AWAITS:
-                return Awaits.readLineBytes(c.transport());
-            default:
-                return (Line) inFlow("readLineBytes", c);
-        }
+        return call(access, c, t -> t.readLineBytes(), t -> Awaits.readLineBytes(t), "readLineBytes");
     }
 
-    private Line readLineBytes(Access access, Connection c, LineTerminator t, int max) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                return c.transport().readLineBytes(t, max);
-            case AWAITS:
-                return Awaits.readLineBytes(c.transport(), t, max);
-            default:
-                return (Line) inFlow("readLineBytesWith", c, t, max);
-        }
+    private Line readLineBytes(Access access, Connection c, LineTerminator terminator, int max) throws IOException {
+        return call(access, c, t -> t.readLineBytes(terminator, max), t -> Awaits.readLineBytes(t, terminator, max),
+                "readLineBytesWith", terminator, max);
     }
 
     private long readDotBody(Access access, Connection c, java.io.OutputStream sink, long max) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                return c.transport().readDotBody(sink, max);
-            case AWAITS:
-                return Awaits.readDotBody(c.transport(), sink, max);
-            default:
-                return (Long) inFlow("readDotBody", c, sink, max);
-        }
+        return call(access, c, t -> t.readDotBody(sink, max), t -> Awaits.readDotBody(t, sink, max),
+                "readDotBody", sink, max);
     }
 
     private boolean flushIfNoInput(Access access, Connection c) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                return c.transport().flushIfNoInput();
-            case AWAITS:
-                return Awaits.flushIfNoInput(c.transport());
-            default:
-                return (Boolean) inFlow("flushIfNoInput", c);
-        }
+        return call(access, c, t -> t.flushIfNoInput(), t -> Awaits.flushIfNoInput(t), "flushIfNoInput");
     }
 
     /** Waits (bounded) until the transport has {@code n} bytes buffered. */
@@ -1285,78 +1260,30 @@ public abstract class TransportContractTest {
         }
     }
 
-    private String readLine(Access access, Connection c, LineTerminator t, int max) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                return c.transport().readLine(t, max);
-            case AWAITS:
-                return Awaits.readLine(c.transport(), t, max);
-            default:
-                return (String) inFlow("readLineWith", c, t, max);
-        }
+    private String readLine(Access access, Connection c, LineTerminator terminator, int max) throws IOException {
+        return call(access, c, t -> t.readLine(terminator, max), t -> Awaits.readLine(t, terminator, max),
+                "readLineWith", terminator, max);
     }
 
     private void readFully(Access access, Connection c, byte[] dst, int off, int len) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                c.transport().readFully(dst, off, len);
-                break;
-            case AWAITS:
-                Awaits.readFully(c.transport(), dst, off, len);
-                break;
-            default:
-                inFlow("readFully", c, dst, off, len);
-        }
+        run(access, c, t -> t.readFully(dst, off, len), t -> Awaits.readFully(t, dst, off, len),
+                "readFully", dst, off, len);
     }
 
     private byte[] readFully(Access access, Connection c, int n) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                return c.transport().readFully(n);
-            case AWAITS:
-                return Awaits.readFully(c.transport(), n);
-            default:
-                return (byte[]) inFlow("readFullyN", c, n);
-        }
+        return call(access, c, t -> t.readFully(n), t -> Awaits.readFully(t, n), "readFullyN", n);
     }
 
     private void skip(Access access, Connection c, long n) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                c.transport().skip(n);
-                break;
-            case AWAITS:
-                Awaits.skip(c.transport(), n);
-                break;
-            default:
-                inFlow("skip", c, n);
-        }
+        run(access, c, t -> t.skip(n), t -> Awaits.skip(t, n), "skip", n);
     }
 
     private void writeText(Access access, Connection c, String text) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                c.transport().writeText(text);
-                break;
-            case AWAITS:
-                Awaits.writeText(c.transport(), text);
-                break;
-            default:
-                inFlow("writeText", c, text);
-        }
+        run(access, c, t -> t.writeText(text), t -> Awaits.writeText(t, text), "writeText", text);
     }
 
     private void writeAll(Access access, Connection c, byte[] src) throws IOException {
-        switch (access) {
-            case BLOCKING:
-                c.transport().write(src);
-                break;
-            case AWAITS:
-                Awaits.write(c.transport(), src);
-                break;
-            default:
-                inFlow("writeAll", c, src);
-        }
+        run(access, c, t -> t.write(src), t -> Awaits.write(t, src), "writeAll", src);
     }
 
     private byte[] readToEnd(Access access, Connection c) throws IOException {

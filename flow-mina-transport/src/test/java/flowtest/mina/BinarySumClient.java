@@ -6,15 +6,10 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.concurrent.Callable;
 import javax.net.SocketFactory;
 
 /** The client of {@link BinarySumServer}: sends {@code rounds} requests and returns what it read. */
-public class BinarySumClient implements Callable<String> {
-    private final SocketFactory factory;
-    private final InetSocketAddress address;
-    private final int rounds;
-    private final Runnable beforeFirstRequest;
+public class BinarySumClient extends SumClient {
 
     public BinarySumClient(SocketFactory factory, InetSocketAddress address, Integer rounds) {
         this(factory, address, rounds, () -> { });
@@ -22,34 +17,26 @@ public class BinarySumClient implements Callable<String> {
 
     /** Runs {@code beforeFirstRequest} once connected, before it writes anything. */
     public BinarySumClient(SocketFactory factory, InetSocketAddress address, Integer rounds, Runnable beforeFirstRequest) {
-        this.factory = factory;
-        this.address = address;
-        this.rounds = rounds;
-        this.beforeFirstRequest = beforeFirstRequest;
+        super(factory, address, rounds, beforeFirstRequest);
     }
 
     @Override
-    public String call() throws IOException {
+    protected String talk(Socket s) throws IOException {
         StringBuilder log = new StringBuilder();
-        try (Socket s = factory.createSocket()) {
-            s.connect(address, 5000);
-            s.setSoTimeout(10_000);
-            beforeFirstRequest.run();
-            DataOutputStream out = new DataOutputStream(s.getOutputStream());
-            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-            for (int r = 1; r <= rounds; r++) {
-                out.writeInt(r);
-                for (int i = 0; i < r; i++) {
-                    out.writeLong(1000L * r + i);
-                }
-                out.flush();
-                log.append(in.readLong()).append('#').append(in.readInt()).append(' ');
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+        for (int r = 1; r <= rounds; r++) {
+            out.writeInt(r);
+            for (int i = 0; i < r; i++) {
+                out.writeLong(1000L * r + i);
             }
-            out.writeInt(-1);
             out.flush();
-            String bye = in.readUTF();
-            log.append(bye.startsWith("bye from " + address.getPort()) ? "bye" : bye).append(' ').append(in.read());
+            log.append(in.readLong()).append('#').append(in.readInt()).append(' ');
         }
+        out.writeInt(-1);
+        out.flush();
+        String bye = in.readUTF();
+        log.append(bye.startsWith("bye from " + address.getPort()) ? "bye" : bye).append(' ').append(in.read());
         return log.toString();
     }
 }

@@ -76,23 +76,14 @@ class MethodReferencePinningTest {
         "FlowAwaitReferenceInStream; a,b",
         "BlockingReferenceInForEach; true"})
     void lenientModeGivesTheSyncResultAndDoesNotWarnWhenNothingBlocks(String fixture, String expected) throws Exception {
-        assertEquals(0, lenientWarnings(fixture, expected, 3), () -> "no warning without a wait: " + Pins.warnings());
+        assertEquals(0, TestSupport.newWarnings(scheduler, lenient, PACKAGE + fixture, expected, 3),
+                () -> "no warning without a wait: " + Pins.warnings());
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = "BlockingReferenceToLaterFutures; [1, 2]")
     void lenientModeBlocksAndWarnsOncePerSite(String fixture, String expected) throws Exception {
-        assertEquals(1, lenientWarnings(fixture, expected, 3), () -> "one warning per call site: " + Pins.warnings());
-    }
-
-    /** Runs the fixture {@code runs} times as a lenient flow, checks each result, returns the new warnings about it. */
-    private static int lenientWarnings(String fixture, String expected, int runs) throws Exception {
-        int before = warningsAbout(PACKAGE + fixture);
-        for (int i = 0; i < runs; i++) {
-            Object r = scheduler.submit(lenient.newInstance(Callable.class, PACKAGE + fixture)).get(Duration.ofSeconds(10));
-            assertEquals(expected, String.valueOf(r));
-        }
-        return warningsAbout(PACKAGE + fixture) - before;
+        TestSupport.runsWithOneWarning(scheduler, lenient, PACKAGE + fixture, expected);
     }
 
     /** Runs the fixture as a strict flow; returns the message of the refusal it must end with. */
@@ -100,15 +91,5 @@ class MethodReferencePinningTest {
         FlowHandle<Object> h = scheduler.submit(strict.newInstance(Callable.class, PACKAGE + fixture));
         ExecutionException e = assertThrows(ExecutionException.class, () -> h.get(Duration.ofSeconds(10)));
         return assertInstanceOf(UnsuspendableFrameException.class, e.getCause()).getMessage();
-    }
-
-    private static int warningsAbout(String className) {
-        int n = 0;
-        for (String s : Pins.warnings()) {
-            if (s.contains(className + ".")) {
-                n++;
-            }
-        }
-        return n;
     }
 }

@@ -1,6 +1,5 @@
 package dev.flow.loader;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.UnsuspendableFrameException;
-import dev.flow.internal.Pins;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterAll;
@@ -71,23 +68,6 @@ class PinningTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"ForEachCallback, 6", "SynchronizedBlock, 6", "SynchronizedMethod, 8", "ConstructorAwait, 9", "Reflective, 6"})
     void lenientModeBlocksAndWarnsOncePerSite(String fixture, String expected) throws Exception {
-        String name = "flowtest.fixtures." + fixture;
-        int before = warningsAbout(name);
-        for (int i = 0; i < 3; i++) {
-            Object r = scheduler.submit(lenient.newInstance(Callable.class, name)).get(Duration.ofSeconds(10));
-            assertEquals(expected, String.valueOf(r));
-        }
-        assertEquals(1, warningsAbout(name) - before, "one warning per call site: " + Pins.warnings());
-    }
-
-    private static int warningsAbout(String className) {
-        List<String> w = Pins.warnings();
-        int n = 0;
-        for (String s : w) {
-            if (s.contains(className)) {
-                n++;
-            }
-        }
-        return n;
+        TestSupport.runsWithOneWarning(scheduler, lenient, "flowtest.fixtures." + fixture, expected);
     }
 }

@@ -41,23 +41,32 @@ final class TestSupport {
 
     /**
      * Runs fixture {@code className} three times as a flow of {@code scheduler}: each run must return
-     * {@code expected}, and exactly one warning naming the class must be logged in all.
+     * {@code expected}, and exactly one warning naming the class (or a class nested in it) must be logged in all.
      */
     static void runsWithOneWarning(FlowScheduler scheduler, ContinuationClassLoader loader, String className,
                                    String expected) throws Exception {
+        assertEquals(1, newWarnings(scheduler, loader, className, expected, 3), () -> "one warning per site: " + Pins.warnings());
+    }
+
+    /**
+     * Runs fixture {@code className} {@code runs} times as a flow of {@code scheduler}, each run returning
+     * {@code expected}; returns how many pin warnings naming the class (or a class nested in it) the runs added.
+     */
+    static int newWarnings(FlowScheduler scheduler, ContinuationClassLoader loader, String className, String expected,
+                           int runs) throws Exception {
         int before = warningsAbout(className);
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < runs; i++) {
             Object r = scheduler.submit(loader.newInstance(Callable.class, className)).get(Duration.ofSeconds(10));
             assertEquals(expected, String.valueOf(r));
         }
-        assertEquals(1, warningsAbout(className) - before, "one warning per site: " + Pins.warnings());
+        return warningsAbout(className) - before;
     }
 
-    /** How many pin warnings so far name a member of {@code className}. */
+    /** How many pin warnings so far name a member of {@code className} or of a class nested in it. */
     static int warningsAbout(String className) {
         int n = 0;
         for (String s : Pins.warnings()) {
-            if (s.contains(className + ".")) {
+            if (s.contains(className + ".") || s.contains(className + "$")) {
                 n++;
             }
         }

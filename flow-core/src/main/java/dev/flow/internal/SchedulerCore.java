@@ -796,7 +796,7 @@ public final class SchedulerCore {
     public boolean awaitTermination(long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         for (Thread t : workers) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            long left = millisLeft(deadline);
             if (left > 0) {
                 t.join(left);
             }
@@ -808,12 +808,17 @@ public final class SchedulerCore {
             return false;
         }
         for (Thread t : timerThreads) {
-            t.join(TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())) + 1);
+            t.join(millisLeft(deadline) + 1);
             if (t.isAlive()) {
                 return false;
             }
         }
-        return sleeps.awaitTermination(TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())) + 1);
+        return sleeps.awaitTermination(millisLeft(deadline) + 1);
+    }
+
+    /** Whole milliseconds from now to {@code deadline} (a {@link System#nanoTime()} value); 0 once it has passed. */
+    private static long millisLeft(long deadline) {
+        return TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime()));
     }
 
     /** Whether flows are waiting in the ready queue for a worker. */

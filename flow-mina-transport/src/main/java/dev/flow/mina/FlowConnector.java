@@ -422,10 +422,7 @@ public final class FlowConnector implements AutoCloseable {
 
         /** Number of MINA I/O processor threads for TCP, 1 to 256; default MINA's (processors + 1). */
         public Builder ioProcessors(int ioProcessors) {
-            if (ioProcessors < 1 || ioProcessors > 256) {
-                throw new IllegalArgumentException("ioProcessors: " + ioProcessors + " (expected: 1..256)");
-            }
-            this.ioProcessors = ioProcessors;
+            this.ioProcessors = IoProcessors.checkCount(ioProcessors);
             return this;
         }
 

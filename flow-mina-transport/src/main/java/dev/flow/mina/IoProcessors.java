@@ -40,6 +40,22 @@ final class IoProcessors implements AutoCloseable {
         this.outOfMemoryErrors = outOfMemoryErrors;
     }
 
+    /** The most processors a server or connector may be built with. */
+    static final int MAX_COUNT = 256;
+
+    /**
+     * Returns {@code count}, the {@code ioProcessors} option of a server's or connector's builder, if it is
+     * 1 to {@value #MAX_COUNT}.
+     *
+     * @throws IllegalArgumentException otherwise, naming the option, the value and the range
+     */
+    static int checkCount(int count) {
+        if (count < 1 || count > MAX_COUNT) {
+            throw new IllegalArgumentException("ioProcessors: " + count + " (expected: 1.." + MAX_COUNT + ")");
+        }
+        return count;
+    }
+
     /**
      * Creates {@code count} processors ({@code 0}: MINA's default, processors + 1) for {@code dispatch};
      * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} only); with {@code daemon},

@@ -61,21 +61,12 @@ class FlowServerAcceptBoundTest {
     @ParameterizedTest
     @EnumSource(ServerMode.class)
     void aBurstOfConnectionsWaitsInTheKernelWhileMaxStartingSessionsAreStarting(ServerMode mode) throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicBoolean first = new AtomicBoolean(true);
+        FirstSessionHold hold = new FirstSessionHold(Duration.ofSeconds(60));
         Queue<String> outcomes = new ConcurrentLinkedQueue<>();
         FlowServer server = mode.builder(scheduler)
                 .ioProcessors(1)
                 .maxStartingSessions(MAX_STARTING)
-                .filter("hold-the-io-thread", new IoFilterAdapter() {
-                    @Override
-                    public void sessionCreated(NextFilter next, IoSession session) throws Exception {
-                        if (first.getAndSet(false) && !release.await(60, TimeUnit.SECONDS)) {
-                            throw new IllegalStateException("not released within 60 s");
-                        }
-                        next.sessionCreated(session);
-                    }
-                })
+                .filter("hold-the-io-thread", hold)
                 .handler(LOADER, "flowtest.mina.LineEcho", outcomes)
                 .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
         servers.add(server);
@@ -87,7 +78,7 @@ class FlowServerAcceptBoundTest {
                         Duration.ofSeconds(10), () -> "(starting " + server.startingSessions() + ")");
                 assertEquals(MAX_STARTING, server.startingSessionsPeak(), "most sessions accepted and waiting at once");
             } finally {
-                release.countDown();
+                hold.release();
             }
             assertEquals("echoed " + BURST, out.readLine(), "the client's echoes");
         } finally {

@@ -26,12 +26,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.mina.core.filterchain.IoFilterAdapter;
-import org.apache.mina.core.session.IoSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -190,18 +186,9 @@ class FlowServerFirstByteTest {
     @EnumSource(ServerMode.class)
     void waitingConnectionsGetTheirSessionsWhileAcceptsArePausedAndAcceptsResumeOnceTheyStart(ServerMode mode)
             throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicBoolean first = new AtomicBoolean(true);
+        FirstSessionHold hold = new FirstSessionHold(Duration.ofSeconds(30));
         FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true).ioProcessors(1).maxStartingSessions(2)
-                .filter("hold-the-io-thread", new IoFilterAdapter() {
-                    @Override
-                    public void sessionCreated(NextFilter next, IoSession session) throws Exception {
-                        if (first.getAndSet(false) && !release.await(30, TimeUnit.SECONDS)) {
-                            throw new IllegalStateException("not released within 30 s");
-                        }
-                        next.sessionCreated(session);
-                    }
-                }));
+                .filter("hold-the-io-thread", hold));
         List<Socket> silent = List.of(connect(server), connect(server));
         Conditions.await("two connections to wait", () -> server.awaitingFirstByte() == 2,
                 () -> "waiting " + server.awaitingFirstByte());
@@ -227,7 +214,7 @@ class FlowServerFirstByteTest {
             assertEquals(0, server.awaitingFirstByte(), "the fifth connection was not accepted while accepts were paused");
             assertTrue(server.tcpAcceptor().acceptsPaused(), "accepts stay paused while 4 sessions are starting");
         } finally {
-            release.countDown();
+            hold.release();
         }
         for (Socket s : speaking) {
             assertAnswered(s);

@@ -129,6 +129,12 @@ class TlsUpgradeTest {
             return readLine(in);
         }
 
+        /** Sends STARTTLS and checks the server's go-ahead. */
+        void startTls() throws IOException {
+            send("STARTTLS\n");
+            assertEquals(GO_AHEAD, line());
+        }
+
         /** Takes the connection over with the JDK's TLS client, checking the host name as HTTPS does. */
         SSLSocket upgrade() throws IOException {
             SSLSocket s = (SSLSocket) TestTls.clientContext().getSocketFactory()
@@ -159,6 +165,17 @@ class TlsUpgradeTest {
         s.getOutputStream().flush();
     }
 
+    /** Says quit over {@code s} and checks the server's goodbye. */
+    private static void quit(SSLSocket s) throws IOException {
+        send(s, "quit\n");
+        assertEquals("bye", readLine(s.getInputStream()));
+    }
+
+    /** Waits until {@code n} sessions of {@code server} have ended. */
+    private static void awaitCompleted(FlowServer server, int n) {
+        Conditions.await(n + " session(s) to end", () -> server.stats().completed() == n, () -> server.stats().toString());
+    }
+
     private static void assertClosedByServer(InputStream in) {
         try {
             assertNull(readLine(in), "the server closed the connection");
@@ -174,8 +191,7 @@ class TlsUpgradeTest {
         PlainClient c = new PlainClient(server);
         c.send("plain\n");
         assertEquals("plain", c.line());
-        c.send("STARTTLS\n");
-        assertEquals(GO_AHEAD, c.line());
+        c.startTls();
         if (mode != ServerMode.SYNC) {
             // The upgrade is a suspension point: the flow waits for the handshake without its worker.
             Conditions.await("the flow to suspend for the handshake", () -> scheduler.stats().suspended() == 1,
@@ -185,9 +201,8 @@ class TlsUpgradeTest {
         assertEquals("secured " + s.getSession().getProtocol() + " true", readLine(s.getInputStream()));
         send(s, "inside\n");
         assertEquals("inside", readLine(s.getInputStream()));
-        send(s, "quit\n");
-        assertEquals("bye", readLine(s.getInputStream()));
-        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        quit(s);
+        awaitCompleted(server, 1);
         assertEquals(List.of("secured " + s.getSession().getProtocol(), "quit"), List.copyOf(outcomes));
     }
 
@@ -215,13 +230,11 @@ class TlsUpgradeTest {
         // upgrades there, inside that thread's read of the session.
         Conditions.await("the flow to wait for the command", () -> scheduler.stats().suspended() == 1,
                 () -> scheduler.stats().toString());
-        c.send("STARTTLS\n");
-        assertEquals(GO_AHEAD, c.line());
+        c.startTls();
         SSLSocket s = c.upgrade();
         assertEquals("secured " + s.getSession().getProtocol() + " true", readLine(s.getInputStream()));
-        send(s, "quit\n");
-        assertEquals("bye", readLine(s.getInputStream()));
-        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        quit(s);
+        awaitCompleted(server, 1);
     }
 
     @ParameterizedTest
@@ -236,9 +249,8 @@ class TlsUpgradeTest {
         assertTrue(readLine(s.getInputStream()).startsWith("secured "));
         send(s, "first inside\n");
         assertEquals("first inside", readLine(s.getInputStream()), "the injected line was never read");
-        send(s, "quit\n");
-        assertEquals("bye", readLine(s.getInputStream()));
-        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        quit(s);
+        awaitCompleted(server, 1);
     }
 
     @Test
@@ -250,7 +262,7 @@ class TlsUpgradeTest {
         assertEquals("INJECTED", c.line(), "still plain text, still buffered");
         c.send("quit\n");
         assertEquals("bye", c.line());
-        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        awaitCompleted(server, 1);
         String refusal = outcomes.peek();
         assertTrue(refusal.startsWith("IOException: startTls: 9 bytes of plain-text input from /127.0.0.1:"), refusal);
         assertTrue(refusal.contains("CVE-2011-0411"), refusal);
@@ -261,15 +273,13 @@ class TlsUpgradeTest {
     void aSecondUpgradeIsRefusedAndTheTlsSessionGoesOn(ServerMode mode) throws Exception {
         FlowServer server = start(mode, serverUpgrade().build());
         PlainClient c = new PlainClient(server);
-        c.send("STARTTLS\n");
-        assertEquals(GO_AHEAD, c.line());
+        c.startTls();
         SSLSocket s = c.upgrade();
         readLine(s.getInputStream());
         send(s, "STARTTLS\n");
         assertEquals("454 IllegalStateException", readLine(s.getInputStream()));
-        send(s, "quit\n");
-        assertEquals("bye", readLine(s.getInputStream()));
-        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        quit(s);
+        awaitCompleted(server, 1);
         String refusal = new ArrayList<>(outcomes).get(1);
         assertTrue(refusal.matches("IllegalStateException: startTls: MinaTransport\\[.*\\] was already upgraded with "
                 + "TlsUpgrade\\[server, .*\\] \\(expected: one upgrade per connection\\)"), refusal);
@@ -284,8 +294,7 @@ class TlsUpgradeTest {
         s.setSoTimeout(20_000);
         send(s, "STARTTLS\n");
         assertEquals("454 IllegalStateException", readLine(s.getInputStream()));
-        send(s, "quit\n");
-        assertEquals("bye", readLine(s.getInputStream()));
+        quit(s);
         String refusal = outcomes.peek();
         assertTrue(refusal.contains("is already secured by TLS (" + s.getSession().getProtocol()
                 + ") (expected: a plain-text session)"), refusal);
@@ -358,20 +367,17 @@ class TlsUpgradeTest {
     void aFailedHandshakeClosesThatSessionOnly(ServerMode mode) throws Exception {
         FlowServer server = start(mode, serverUpgrade().build());
         PlainClient good = new PlainClient(server);
-        good.send("STARTTLS\n");
-        assertEquals(GO_AHEAD, good.line());
+        good.startTls();
         PlainClient bad = new PlainClient(server);
-        bad.send("STARTTLS\n");
-        assertEquals(GO_AHEAD, bad.line());
+        bad.startTls();
         bad.send("this is not a ClientHello\n");
         assertClosedByServer(bad.in);
         SSLSocket s = good.upgrade();
         readLine(s.getInputStream());
         send(s, "still here\n");
         assertEquals("still here", readLine(s.getInputStream()));
-        send(s, "quit\n");
-        assertEquals("bye", readLine(s.getInputStream()));
-        Conditions.await("both sessions to end", () -> server.stats().completed() == 2, () -> server.stats().toString());
+        quit(s);
+        awaitCompleted(server, 2);
         assertTrue(outcomes.stream().anyMatch(o -> o.startsWith("IOException: TLS handshake with /127.0.0.1:")
                 && o.contains(" failed: ")), outcomes.toString());
     }
@@ -381,10 +387,9 @@ class TlsUpgradeTest {
     void aHandshakeThatNeverStartsTimesOutAndClosesTheSession(ServerMode mode) throws Exception {
         FlowServer server = start(mode, serverUpgrade().handshakeTimeout(Duration.ofMillis(300)).build());
         PlainClient c = new PlainClient(server);
-        c.send("STARTTLS\n");
-        assertEquals(GO_AHEAD, c.line());
+        c.startTls();
         assertClosedByServer(c.in);
-        Conditions.await("the session to end", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        awaitCompleted(server, 1);
         assertTrue(outcomes.stream().anyMatch(o -> o.matches("SocketTimeoutException: TLS handshake with /127.0.0.1:\\d+"
                 + " not complete after 300 ms \\(handshakeTimeout\\); session closed")), outcomes.toString());
     }
@@ -407,7 +412,7 @@ class TlsUpgradeTest {
             t.writeLine("quit");
             assertEquals("bye", t.readLine());
         }
-        Conditions.await("the session to complete", () -> server.stats().completed() == 1, () -> server.stats().toString());
+        awaitCompleted(server, 1);
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Runs the load driver end to end at tiny scale (4 connections, about 5 s per run): the client
@@ -77,78 +79,54 @@ class LoadDriverTest {
 
     @Test
     void continuationServerInItsOwnJvm() throws Exception {
-        LoadClient.Config c = tiny();
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
-        try (ServerProcess sp = ServerProcess.start(Mode.CONTINUATION_IMMEDIATELY, 2, null, "-Xmx256m", out)) {
-            assertNotNull(sp);
-            awaitFirstEcho(sp.port());
-            LoadResult r = LoadClient.run(c, sp.port(), sp.pid(), out);
-            r.mode = "continuation-immediately";
-            assertSane(r, c);
-            assertTrue(r.serverThreads > 0 && r.serverRssMb > 10, r::report);
-            assertTrue(r.serverCpuUsPerRequest > 0, r::report);
-        }
+        LoadResult r = saneEchoRun(Mode.CONTINUATION_IMMEDIATELY, "continuation-immediately");
+        assertTrue(r.serverThreads > 0 && r.serverRssMb > 10, r::report);
+        assertTrue(r.serverCpuUsPerRequest > 0, r::report);
     }
 
     @Test
     void minaServerInItsOwnJvm() throws Exception {
+        saneEchoRun(Mode.MINA, "mina");
+    }
+
+    /**
+     * A {@link #tiny()} echo run against a server JVM in {@code mode}, once it has echoed a first line; checked
+     * with {@link #assertSane} and returned, named {@code name}.
+     */
+    private static LoadResult saneEchoRun(Mode mode, String name) throws Exception {
         LoadClient.Config c = tiny();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
-        try (ServerProcess sp = ServerProcess.start(Mode.MINA, 2, null, "-Xmx256m", out)) {
+        try (ServerProcess sp = ServerProcess.start(mode, 2, null, "-Xmx256m", out)) {
             assertNotNull(sp);
             awaitFirstEcho(sp.port());
             LoadResult r = LoadClient.run(c, sp.port(), sp.pid(), out);
-            r.mode = "mina";
+            r.mode = name;
             assertSane(r, c);
+            return r;
         }
     }
 
-    @Test
-    void httpKeepAliveAgainstTheHttpSampleInContinuationMode() throws Exception {
+    /**
+     * Each protocol against a sample server in a mode, or against the hand-written Netty baseline: HTTP
+     * keep-alive, pipelined RESP SET/GET (8 deep), SMTP messages, RESP PING on virtual threads where the JDK
+     * has them.
+     */
+    @ParameterizedTest(name = "{1}, pipeline {2}, against the {0} server")
+    @CsvSource({
+        "CONTINUATION_IMMEDIATELY, HTTP, 1",
+        "SYNC, RESP_SETGET, 8",
+        "CONTINUATION_IMMEDIATELY, SMTP, 1",
+        "VIRTUAL, RESP_PING, 1",
+        "NETTY, HTTP, 1",
+        "NETTY, RESP_SETGET, 8"})
+    void aProtocolRunAgainstTheServerIsValid(Mode mode, LoadProtocol protocol, int pipeline) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(mode.unavailableReason() == null,
+                () -> "SKIPPED: " + mode.unavailableReason());
         LoadClient.Config c = tiny();
-        c.protocol = LoadProtocol.HTTP;
-        assertValidProtocolRun(runAgainst(Mode.CONTINUATION_IMMEDIATELY, c), c);
-    }
-
-    @Test
-    void pipelinedRespSetGetAgainstTheRespSampleOnPlatformThreads() throws Exception {
-        LoadClient.Config c = tiny();
-        c.protocol = LoadProtocol.RESP_SETGET;
-        c.pipeline = 8;
-        assertValidProtocolRun(runAgainst(Mode.SYNC, c), c);
-    }
-
-    @Test
-    void smtpMessagesAgainstTheSmtpSampleInContinuationMode() throws Exception {
-        LoadClient.Config c = tiny();
-        c.protocol = LoadProtocol.SMTP;
-        assertValidProtocolRun(runAgainst(Mode.CONTINUATION_IMMEDIATELY, c), c);
-    }
-
-    @Test
-    void respPingAgainstTheRespSampleOnVirtualThreadsWhereTheJdkHasThem() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Mode.VIRTUAL.unavailableReason() == null,
-                () -> "SKIPPED: " + Mode.VIRTUAL.unavailableReason());
-        LoadClient.Config c = tiny();
-        c.protocol = LoadProtocol.RESP_PING;
-        assertValidProtocolRun(runAgainst(Mode.VIRTUAL, c), c);
-    }
-
-    @Test
-    void httpKeepAliveAgainstTheHandWrittenNettyBaseline() throws Exception {
-        LoadClient.Config c = tiny();
-        c.protocol = LoadProtocol.HTTP;
-        assertValidProtocolRun(runAgainst(Mode.NETTY, c), c);
-    }
-
-    @Test
-    void pipelinedRespSetGetAgainstTheHandWrittenNettyBaseline() throws Exception {
-        LoadClient.Config c = tiny();
-        c.protocol = LoadProtocol.RESP_SETGET;
-        c.pipeline = 8;
-        assertValidProtocolRun(runAgainst(Mode.NETTY, c), c);
+        c.protocol = protocol;
+        c.pipeline = pipeline;
+        assertValidProtocolRun(runAgainst(mode, c), c);
     }
 
     /**

@@ -3,16 +3,12 @@ package dev.flow.samples.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.File;
+import dev.flow.samples.launcher.SampleCommandLine;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,20 +17,7 @@ import org.junit.jupiter.api.Timeout;
 class RedisServerCommandLineTest {
 
     private static Process launch(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
-                "-cp", System.getProperty("java.class.path"), RedisServer.class.getName()));
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    }
-
-    /** Waits up to 30 s for {@code p} to end and returns its output; kills it if it did not end. */
-    private static String all(Process p) throws Exception {
-        try {
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } finally {
-            p.destroyForcibly();
-        }
+        return SampleCommandLine.launch(RedisServer.class, args);
     }
 
     @Test
@@ -58,16 +41,7 @@ class RedisServerCommandLineTest {
     }
 
     private static void servesPingAndStopsOnSigterm(Process p) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        int port = -1;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("listening on 127.0.0.1:")) {
-                port = Integer.parseInt(line.substring("listening on 127.0.0.1:".length()));
-                break;
-            }
-        }
-        assertTrue(port > 0, "no listening line");
+        int port = SampleCommandLine.listeningPort(p);
         try (Socket s = new Socket("127.0.0.1", port)) {
             // The first command instruments the handler: seconds on a loaded machine, never a read without end.
             s.setSoTimeout(30_000);
@@ -76,15 +50,13 @@ class RedisServerCommandLineTest {
             byte[] reply = s.getInputStream().readNBytes(7);
             assertEquals("+PONG\r\n", new String(reply, StandardCharsets.US_ASCII));
         }
-        p.destroy(); // SIGTERM
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server should stop on SIGTERM");
-        assertEquals(0, p.exitValue(), "a clean stop on SIGTERM: every session ended within the grace period");
+        SampleCommandLine.stopsCleanlyOnSigterm(p);
     }
 
     @Test
     void helpListsEveryOptionAndExitsZero() throws Exception {
         Process p = launch("--help");
-        String text = all(p);
+        String text = SampleCommandLine.outputOnceEnded(p);
         assertEquals(0, p.exitValue(), text);
         for (String option : List.of("--port", "--mode", "--workers", "--policy", "--dispatch", "--max-sessions", "--max-bulk-bytes",
                 "--max-multibulk", "--max-inline-bytes", "--max-command-bytes", "--grace", "--stop-limit",
@@ -108,7 +80,7 @@ class RedisServerCommandLineTest {
                 new String[] {"--max-starting-sessions", "0"},
                 new String[] {"--request-timeout-ms", "-1"}, new String[] {"--nope", "1"})) {
             Process p = launch(bad);
-            String text = all(p);
+            String text = SampleCommandLine.outputOnceEnded(p);
             assertEquals(2, p.exitValue(), text);
             assertTrue(text.startsWith("error: " + bad[bad.length - 2]) || text.startsWith("error: unknown option: --nope"),
                     text);

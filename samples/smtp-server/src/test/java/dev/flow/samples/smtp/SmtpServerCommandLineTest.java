@@ -3,8 +3,8 @@ package dev.flow.samples.smtp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.samples.launcher.SampleCommandLine;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.Socket;
@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,20 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SmtpServerCommandLineTest {
 
     private static Process launch(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator
-                + "java", "-cp", System.getProperty("java.class.path"), SmtpServer.class.getName()));
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    }
-
-    /** Waits up to 30 s for {@code p} to end and returns its output; kills it if it did not end. */
-    private static String all(Process p) throws Exception {
-        try {
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the process should end");
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } finally {
-            p.destroyForcibly();
-        }
+        return SampleCommandLine.launch(SmtpServer.class, args);
     }
 
     @Test
@@ -52,16 +38,7 @@ class SmtpServerCommandLineTest {
     }
 
     private static void offersStartTlsAndStopsCleanlyOnSigterm(Process p) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        int port = -1;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("listening on 127.0.0.1:")) {
-                port = Integer.parseInt(line.substring("listening on 127.0.0.1:".length()));
-                break;
-            }
-        }
-        assertTrue(port > 0, "no listening line");
+        int port = SampleCommandLine.listeningPort(p);
         try (Socket s = new Socket("127.0.0.1", port)) {
             // The greeting comes from the first session's handler, which instruments it: seconds on a loaded machine.
             s.setSoTimeout(30_000);
@@ -69,21 +46,20 @@ class SmtpServerCommandLineTest {
             assertTrue(in.readLine().startsWith("220 localhost ESMTP"));
             s.getOutputStream().write("EHLO cli\r\nQUIT\r\n".getBytes(StandardCharsets.US_ASCII));
             List<String> replies = new ArrayList<>();
+            String line;
             while ((line = in.readLine()) != null) {
                 replies.add(line);
             }
             assertTrue(replies.contains("250-STARTTLS"), replies.toString());
             assertTrue(replies.get(replies.size() - 1).startsWith("221 "), replies.toString());
         }
-        p.destroy(); // SIGTERM
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the server should stop on SIGTERM");
-        assertEquals(0, p.exitValue(), "a clean stop on SIGTERM");
+        SampleCommandLine.stopsCleanlyOnSigterm(p);
     }
 
     @Test
     void helpListsEveryOptionAndExitsZero() throws Exception {
         Process p = launch("--help");
-        String text = all(p);
+        String text = SampleCommandLine.outputOnceEnded(p);
         assertEquals(0, p.exitValue(), text);
         for (String option : List.of("--port", "--mode", "--workers", "--keystore", "--keystore-password",
                 "--max-recipients", "--max-message-bytes", "--max-line-bytes", "--command-timeout-ms", "--data-timeout-ms",
@@ -95,11 +71,11 @@ class SmtpServerCommandLineTest {
     @Test
     void aBadOptionExitsTwoNamingIt() throws Exception {
         Process p = launch("--port", "0", "--keystore", "/no/such/file.p12");
-        String text = all(p);
+        String text = SampleCommandLine.outputOnceEnded(p);
         assertEquals(2, p.exitValue(), text);
         assertTrue(text.contains("--keystore: /no/such/file.p12 (expected: a readable key store file)"), text);
         Process q = launch("--max-recipients", "0");
-        String text2 = all(q);
+        String text2 = SampleCommandLine.outputOnceEnded(q);
         assertEquals(2, q.exitValue(), text2);
         assertTrue(text2.contains("--max-recipients"), text2);
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.flow.samples.launcher.LaunchOptions;
 import dev.flow.samples.launcher.SampleServer;
 import dev.flow.samples.launcher.SampleTests;
 import java.io.ByteArrayOutputStream;
@@ -56,11 +55,7 @@ class SmtpServerRawTest {
     }
 
     private void start(String mode, String... more) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--port", "0", "--mode", mode, "--store-dir", mail.toString(),
-                "--keystore", keystore.toString(), "--keystore-password", TestKeystore.PASSWORD));
-        args.addAll(List.of(more));
-        server = SampleServer.start(new SmtpProtocol(),
-                LaunchOptions.parse(new SmtpProtocol().settings(), args.toArray(new String[0])));
+        server = SmtpServers.withStartTls(mode, mail, keystore, more);
     }
 
     /** As {@link SampleTests#closeAndCheck}, except that sessions failed by a peer's protocol error are expected. */
