@@ -18,11 +18,18 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.core.future.DefaultConnectFuture;
+import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeAddress;
 import org.junit.jupiter.api.AfterEach;
@@ -58,6 +65,83 @@ class FlowConnectorTest {
             t.close();
             Conditions.await("the session to close", () -> connector.openSessions() == 0);
         }
+    }
+
+    /** A TCP connection gets the connector's socket options (TCP_NODELAY) and its addresses. */
+    @Test
+    void aLoopbackConnectionHasTheConnectorsSocketOptions() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, Pairs.LOOPBACK)) {
+            server.setSoTimeout(5000);
+            InetSocketAddress address = new InetSocketAddress(Pairs.LOOPBACK, server.getLocalPort());
+            MinaTransport t = (MinaTransport) connector.connect(address);
+            try (Socket peer = server.accept()) {
+                SocketChannel channel = (SocketChannel) ((NioSession) t.session()).getChannel();
+                assertEquals(true, channel.getOption(StandardSocketOptions.TCP_NODELAY));
+                assertEquals(address, t.session().getRemoteAddress());
+                assertEquals(peer.getRemoteSocketAddress(), t.session().getLocalAddress());
+            }
+            t.close();
+        }
+    }
+
+    /**
+     * A connect the kernel cannot finish at once (the listener's accept queue is full, the SYN is dropped)
+     * is left to the connector's thread, which finishes it when the retransmitted SYN is accepted.
+     */
+    @Test
+    void aConnectStillInProgressIsFinishedByTheConnectorsThread() throws Exception {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        FlowConnector daemons = FlowConnector.builder().daemonThreads(true).ioProcessors(1).build();
+        List<Socket> filling = new ArrayList<>();
+        try (ServerSocket full = new ServerSocket(0, 1, Pairs.LOOPBACK)) {
+            full.setSoTimeout(5000);
+            InetSocketAddress address = new InetSocketAddress(Pairs.LOOPBACK, full.getLocalPort());
+            Pairs.fillAcceptQueue(full, filling);
+            ConnectFuture f = daemons.connectAsync(address);
+            List<String> connecting = Thread.getAllStackTraces().keySet().stream().filter(t -> !before.contains(t))
+                    .map(Thread::getName).filter(n -> n.matches("flow-connector-daemon-\\d+|\\w+SocketConnector-\\d+"))
+                    .collect(Collectors.toList());
+            assertEquals(1, connecting.size(), "connector threads: " + connecting);
+            for (Socket s : filling) {
+                if (s.isConnected()) {
+                    full.accept().close(); // makes room for the retransmitted SYN
+                }
+            }
+            assertTrue(f.await(10, TimeUnit.SECONDS), "connected");
+            Transport t = daemons.transportOf(f);
+            try (Socket peer = full.accept()) {
+                t.writeLine("hi");
+                t.flush();
+                peer.setSoTimeout(5000);
+                assertEquals('h', peer.getInputStream().read());
+            }
+            t.close();
+        } finally {
+            for (Socket s : filling) {
+                s.close();
+            }
+            daemons.close();
+        }
+        assertEquals(0, daemons.openSessions());
+    }
+
+    /** MINA's connect timeout still bounds a connect left to the connector's thread. */
+    @Test
+    void aConnectStillInProgressFailsAfterTheConnectTimeout() throws Exception {
+        FlowConnector timing = FlowConnector.builder().ioProcessors(1).connectTimeout(Duration.ofMillis(300)).build();
+        List<Socket> filling = new ArrayList<>();
+        try (ServerSocket full = new ServerSocket(0, 1, Pairs.LOOPBACK)) {
+            InetSocketAddress address = new InetSocketAddress(Pairs.LOOPBACK, full.getLocalPort());
+            Pairs.fillAcceptQueue(full, filling);
+            ConnectException e = assertThrows(ConnectException.class, () -> timing.connect(address));
+            assertEquals("cannot connect to " + address + ": Connection timed out.", e.getMessage());
+        } finally {
+            for (Socket s : filling) {
+                s.close();
+            }
+            timing.close();
+        }
+        assertEquals(0, timing.openSessions());
     }
 
     @Test

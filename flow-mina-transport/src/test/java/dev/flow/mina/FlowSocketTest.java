@@ -213,15 +213,7 @@ class FlowSocketTest {
         List<Socket> filling = new java.util.ArrayList<>();
         try (ServerSocket full = new ServerSocket(0, 1, Pairs.LOOPBACK)) {
             InetSocketAddress to = new InetSocketAddress(Pairs.LOOPBACK, full.getLocalPort());
-            for (int i = 0; i < 3; i++) {
-                Socket s = new Socket();
-                filling.add(s);
-                try {
-                    s.connect(to, 200);
-                } catch (java.net.SocketTimeoutException e) {
-                    break;
-                }
-            }
+            Pairs.fillAcceptQueue(full, filling);
             String got = mode.equals("sync") ? sync("connectTimeout", to) : continuation("connectTimeout", to);
             assertEquals("[SocketTimeoutException: Connect timed out] true", got);
         } finally {

@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import org.apache.mina.core.future.ConnectFuture;
 import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
 import org.apache.mina.transport.vmpipe.VmPipeConnector;
@@ -29,6 +30,23 @@ final class Pairs implements AutoCloseable {
             return InetAddress.getByName("127.0.0.1");
         } catch (IOException e) {
             throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Connects plain sockets to {@code listener} (which never accepts; give it a backlog of 1) until one
+     * times out: its accept queue is then full and the kernel drops further connection requests. The
+     * sockets are added to {@code filling}, for the caller to close.
+     */
+    static void fillAcceptQueue(ServerSocket listener, List<Socket> filling) throws IOException {
+        for (int i = 0; i < 3; i++) {
+            Socket s = new Socket();
+            filling.add(s);
+            try {
+                s.connect(listener.getLocalSocketAddress(), 200);
+            } catch (java.net.SocketTimeoutException e) {
+                return;
+            }
         }
     }
 
