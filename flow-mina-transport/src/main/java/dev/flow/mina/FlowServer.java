@@ -32,6 +32,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -225,19 +226,13 @@ public final class FlowServer implements AutoCloseable {
         this.maxSessions = b.maxSessions > 0 ? b.maxSessions : defaultMaxSessions();
         this.overflow = b.overflow;
         this.onFailure = b.onFailure;
-        this.setup = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "flow-server-" + id + "-setup");
-            t.setDaemon(true);
-            return t;
-        });
+        this.setup = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                daemonThread("flow-server-" + id + "-setup"));
         // peer events are recorded on the acceptor and I/O threads; their lines are written on a thread of
         // their own, which no session's start waits behind (a logger's first-time set-up once held the
         // setup thread 110-140 ms at the start of a reset flood)
-        this.lineWriter = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "flow-server-" + id + "-events");
-            t.setDaemon(true);
-            return t;
-        });
+        this.lineWriter = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                daemonThread("flow-server-" + id + "-events"));
         events.writeLinesWith(lineWriter);
         if (bindAddress instanceof VmPipeAddress) {
             this.acceptor = new VmPipeAcceptor();
@@ -272,6 +267,15 @@ public final class FlowServer implements AutoCloseable {
             throw e;
         }
         this.localAddress = acceptor.getLocalAddress();
+    }
+
+    /** Makes the one thread of a server-owned executor: a daemon named {@code name}. */
+    private static ThreadFactory daemonThread(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /** Returns a builder; set at least a mode (scheduler or thread per session) and a handler. Not thread-safe. */
