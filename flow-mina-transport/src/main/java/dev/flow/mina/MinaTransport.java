@@ -82,7 +82,8 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * nothing is queued, a non-blocking write of the copy straight to the socket from the writing thread
  * ({@link DirectWriter}; what the socket does not take at once is queued). A write is accepted at once while less than 64 KiB are queued (like a socket's send
  * buffer: no wait, no suspension); above that the writer waits until its bytes are written
- * (back-pressure). So writes go out without {@link #flush()}, and {@code flush()} (one meaning on
+ * (back-pressure). So writes go out without {@link #flush()} (in a flow, at the latest when it next
+ * waits: see below), and {@code flush()} (one meaning on
  * every transport: everything written so far has been handed to the network) waits only while
  * writes are still queued; it costs nothing when they are not. A failed write-behind is reported
  * by the next write or flush, every failure of the session in one exception (the first, with the
@@ -90,10 +91,12 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * ({@code closeNow}): bytes still queued are dropped. {@link #close()} lets the accepted writes go
  * out, then closes the session.
  *
- * <p><b>Flush consolidation.</b> In a flow (not on a plain thread, not in a task that was not
- * instrumented), a write made while input is buffered (the next pipelined request has arrived) is held
- * back, and so is a flush, until the input runs dry: the next write or flush with nothing buffered sends
- * what was held and itself in one buffer, one socket write. What is held also goes out once it reaches
+ * <p><b>Write coalescing and flush consolidation.</b> In a flow (not on a plain thread, not in a task
+ * that was not instrumented), a write is held back until the flow flushes, so that a reply written in
+ * pieces (a status line, headers, a body) goes out in one buffer, one socket write, as over a buffered
+ * socket. While input is buffered (the next pipelined request has arrived) a flush is held back too,
+ * until the input runs dry: the next flush with nothing buffered sends what was held in one buffer. What
+ * is held also goes out once it reaches
  * {@link #DEFERRED_BYTES_LIMIT} (with the write that passes it), before the flow next waits for anything
  * (Flow's suspension and pinned-wait paths run the sender the transport registered with the flow, {@link
  * FlowState#deferUntilWait}), when the flow ends, on {@link #close()} and before a TLS upgrade; it is
@@ -124,9 +127,9 @@ public final class MinaTransport implements AsyncTransport {
     private static final int MIN_HIGH_WATER = 64 * 1024;
     /** Queued bytes above which a write waits for its completion. */
     static final int WRITE_HIGH_WATER = 64 * 1024;
-    /** Bytes of replies deferred while input is buffered, past which they are sent at once. */
+    /** Bytes of a flow's writes held back (see the class comment), past which they are sent at once. */
     static final int DEFERRED_BYTES_LIMIT = 8 * 1024;
-    /** The system property that turns flush consolidation off: {@code false}; default {@code true}. */
+    /** The system property that turns write coalescing and flush consolidation off: {@code false}; default {@code true}. */
     static final String CONSOLIDATE_PROPERTY = "flow.mina.consolidateFlushes";
 
     private final IoSession session;
@@ -195,9 +198,9 @@ public final class MinaTransport implements AsyncTransport {
     private volatile boolean sessionClosed;
     /** Buffers handed to the network (straight to the socket or to MINA's queue); for tests. */
     private long sends;
-    /** Whether a flow's writes may be deferred while its input is buffered (flush consolidation). */
+    /** Whether a flow's writes may be held until it flushes or waits (coalescing and flush consolidation). */
     private final boolean consolidate;
-    // Writes deferred while input is buffered, guarded by lock.
+    // A flow's writes held until it flushes (with no input buffered) or waits, guarded by lock.
     private IoBuffer[] deferred;
     private int deferredCount;
     private int deferredBytes;
@@ -1191,18 +1194,17 @@ public final class MinaTransport implements AsyncTransport {
     }
 
     /**
-     * Flush consolidation: holds {@code b} back while a flow's input is buffered (the next pipelined
-     * request has arrived) and fewer than {@link #DEFERRED_BYTES_LIMIT} bytes are held; returns {@code
-     * null} then. Otherwise returns what to send now: {@code b}, after what was held, in one buffer.
+     * Write coalescing: holds {@code b} back, in a flow, while fewer than {@link #DEFERRED_BYTES_LIMIT}
+     * bytes are held with it; returns {@code null} then (the flow's flush, next wait or end sends it).
+     * Otherwise returns what to send now: {@code b}, after what was held, in one buffer.
      */
     private IoBuffer deferOrBatch(IoBuffer b) {
         synchronized (lock) {
-            boolean input = in.size() > 0;
-            if (deferredCount == 0 && !input) {
+            int n = b.remaining();
+            boolean defer = deferredBytes + n <= DEFERRED_BYTES_LIMIT && registerDeferral();
+            if (!defer && deferredCount == 0) {
                 return b;
             }
-            int n = b.remaining();
-            boolean defer = input && deferredBytes + n <= DEFERRED_BYTES_LIMIT && registerDeferral();
             if (deferred == null) {
                 deferred = new IoBuffer[4];
             } else if (deferredCount == deferred.length) {

@@ -28,8 +28,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Flush consolidation: a flow's replies to requests that are already buffered go out together, and never
- * later than the flow's next wait. A raw client socket sends pipelined lines in one write; the handler
+ * Write coalescing and flush consolidation: a reply written in pieces goes out in one socket write, a flow's
+ * replies to requests that are already buffered go out together, and none later than the flow's next wait.
+ * For pipelining, a raw client socket sends the lines in one write; the handler
  * ({@code flowtest.mina.PipelinedEcho}) starts only once the server's transport holds them all, so what
  * is consolidated does not depend on timing; the server's socket writes are counted by {@link
  * MinaTransport#sends()}.
@@ -163,6 +164,60 @@ class FlushConsolidationTest {
             assertEquals(lines, readLines(s, 4));
             assertEquals(2, serverSide.get().sends(), "the first two replies at once, then the last two");
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aReplyWrittenInThreePiecesAndFlushedOnceIsOneSocketWriteInAFlow(ServerMode mode) throws Exception {
+        FlowServer server = startPiecewise(mode, true);
+        try (Socket s = connect(server)) {
+            for (int i = 0; i < 5; i++) {
+                String line = "request " + i;
+                sendLine(s, line);
+                assertEquals("<" + line + ">", reader(s).readLine());
+            }
+            MinaTransport t = serverSide.get();
+            if (mode == ServerMode.SYNC) {
+                assertEquals(15, t.sends(), "sync mode: every write goes out at once");
+            } else {
+                assertEquals(5, t.sends(), "each reply's three writes in one socket write, at its flush");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void aReplyWrittenWithoutAFlushReachesThePeerWhenTheFlowWaitsForTheNextRequest(ServerMode mode) throws Exception {
+        FlowServer server = startPiecewise(mode, false);
+        try (Socket s = connect(server)) {
+            for (int i = 0; i < 3; i++) {
+                String line = "request " + i;
+                sendLine(s, line);
+                assertEquals("<" + line + ">", reader(s).readLine());
+            }
+            sendLine(s, "bye");
+            assertEquals("<bye>", reader(s).readLine(), "the last reply, written unflushed as the flow ended");
+            assertNull(reader(s).readLine(), "the session closes after it");
+            if (mode != ServerMode.SYNC) {
+                assertEquals(4, serverSide.get().sends(), "each reply's three writes in one socket write, at the flow's next wait or end");
+            }
+        }
+    }
+
+    private FlowServer startPiecewise(ServerMode mode, boolean flush) throws Exception {
+        FlowServer server = mode.builder(scheduler).ioProcessors(1)
+                .handler(t -> {
+                    serverSide.set((MinaTransport) t);
+                    return LOADER.newInstance(Callable.class, "flowtest.mina.PiecewiseEcho", t, flush);
+                })
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        return server;
+    }
+
+    private static void sendLine(Socket s, String line) throws Exception {
+        s.getOutputStream().write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
     }
 
     private FlowServer start(ServerMode mode, String then, long millis) throws Exception {
