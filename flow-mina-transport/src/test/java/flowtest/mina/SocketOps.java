@@ -88,6 +88,22 @@ public class SocketOps implements Callable<String> {
                 }
                 return log.toString();
             }
+            case "shutdownOutputWithInputBuffered": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    OutputStream out = s.getOutputStream();
+                    writeLine(out, "greet");
+                    out.flush();
+                    InputStream in = s.getInputStream();
+                    for (int i = 0; i < 2_000 && in.available() == 0; i++) {
+                        Thread.sleep(5);
+                    }
+                    log.append(in.available() > 0).append(' ');
+                    out.write("abcde".getBytes(StandardCharsets.US_ASCII));
+                    s.shutdownOutput();
+                    log.append(readLine(in)).append(' ').append(readLine(in));
+                }
+                return log.toString();
+            }
             case "shutdownInput": {
                 try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
                     InputStream in = s.getInputStream();

@@ -1116,19 +1116,30 @@ public final class MinaTransport implements AsyncTransport {
     public Awaitable flushAsync() throws IOException {
         checkWritable();
         if (consolidate) {
-            IoBuffer batch;
             synchronized (lock) {
                 if (deferredCount > 0 && in.size() > 0 && deferredFor == FlowState.current()) {
                     // Consolidated: sent before this flow waits for anything, when the input runs dry
                     // or past the bound.
                     return Signal.DONE;
                 }
-                batch = takeDeferred();
             }
-            if (batch != null) {
-                throwWriteFailure();
-                send(batch, false);
-            }
+        }
+        return sendHeld();
+    }
+
+    /**
+     * Sends the writes held back (write coalescing, flush consolidation) now, whatever is buffered, and
+     * returns the completion of the last write queued: for what must follow every byte written so far
+     * ({@code shutdownOutput()}).
+     */
+    Awaitable sendHeld() throws IOException {
+        IoBuffer batch;
+        synchronized (lock) {
+            batch = takeDeferred();
+        }
+        if (batch != null) {
+            throwWriteFailure();
+            send(batch, false);
         }
         Awaitable last = lastWrite;
         return last != null ? last : Signal.DONE;

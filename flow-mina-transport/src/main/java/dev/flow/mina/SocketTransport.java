@@ -60,9 +60,12 @@ final class SocketTransport implements AsyncTransport {
         }
     }
 
-    /** Runs {@code action} once every write accepted so far has been written (at once if none is pending). */
+    /**
+     * Runs {@code action} once every write accepted so far has been written (at once if none is pending),
+     * writes held back in a flow included.
+     */
     void afterWrites(Runnable action) throws IOException {
-        t.flushAsync().whenDone(action);
+        t.sendHeld().whenDone(action);
     }
 
     /** Closes the MINA transport; the bytes already written still go out. */
