@@ -62,6 +62,8 @@ public final class LoadServer implements AutoCloseable {
     private AutoCloseable closer;
     /** Flows started plus resumptions, in the continuation modes: each is one run of a flow on a worker. */
     private java.util.function.LongSupplier flowRuns;
+    /** The flows' scheduler in the continuation modes, else {@code null}. */
+    private FlowScheduler scheduler;
     private final AtomicLong failures = new AtomicLong();
 
     /**
@@ -272,7 +274,7 @@ public final class LoadServer implements AutoCloseable {
     private int startFlow(InetSocketAddress bind, int workers, int ioProcessors) throws IOException {
         ContinuationClassLoader loader = ContinuationClassLoader.builder()
                 .include(served.loadedPackages().toArray(new String[0])).strict(served.strict()).build();
-        FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name(served.protocol()).build();
+        scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name(served.protocol()).build();
         FlowServer.Builder b = FlowServer.builder()
                 .scheduler(scheduler)
                 .dispatch(mode.dispatch())
@@ -299,6 +301,11 @@ public final class LoadServer implements AutoCloseable {
         if (closer != null) {
             closer.close();
         }
+    }
+
+    /** The scheduler's counts in the continuation modes, else {@code null}. */
+    FlowStats flowStats() {
+        return scheduler == null ? null : scheduler.stats();
     }
 
     /** {@code ", flow runs=N"} in the continuation modes, else empty. */

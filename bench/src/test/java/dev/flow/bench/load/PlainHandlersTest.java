@@ -3,6 +3,7 @@ package dev.flow.bench.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.flow.FlowStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The plain handlers ({@code PlainHttp}, {@code PlainResp}) on what the load driver never sends: request
  * bodies, {@code Connection: close}, unknown commands, broken framing; in a sync and a continuation server
- * in this JVM, byte for byte.
+ * in this JVM, byte for byte; the session's flow ends, neither failed nor left running.
  */
 @Timeout(60)
 class PlainHandlersTest {
@@ -80,6 +81,16 @@ class PlainHandlersTest {
             s.getOutputStream().flush();
             String answer = readToEnd(s.getInputStream());
             assertEquals(0, server.failures(), "handler failures");
+            if (mode.continuation()) {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (server.flowStats().active() > 0 && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(1);
+                }
+                FlowStats st = server.flowStats();
+                assertEquals(0, st.active(), st::toString);
+                assertEquals(0, st.failed(), st::toString);
+                assertEquals(1, st.completed(), st::toString);
+            }
             return answer;
         }
     }
