@@ -16,6 +16,13 @@
 # hardware counters) over WARMUP..WARMUP+STEADY s of each run, into <log>.perf; protocol-medians.py divides
 # them by the requests of the steady state. JVM_ARGS_<label>, if set, is added to that label's server JVM
 # options (after SERVER_JVM_ARGS, or the default ones), e.g. JVM_ARGS_adapt=-Dflow.mina.directReads=adaptive.
+# HANDLERS (samples, the default, or plain) is passed to every run as --handlers (left out for samples, so
+# that jars older than the option still run): plain serves HTTP and RESP
+# with the bench's PlainHttp and PlainResp (one flush per response, as handlers written elsewhere do: #19's
+# untuned baseline) instead of the samples' session code, in the sync, virtual and continuation modes (netty
+# and mina serve their own handlers and ignore it; echo is LineEcho either way; smtp has no plain handler and
+# is skipped). HANDLERS_<label>, if set, replaces HANDLERS for that label, so that one run can interleave both,
+# e.g. HANDLERS_vts=samples beside HANDLERS=plain.
 set -u
 cd "$(dirname "$0")/.."
 OUT=$1
@@ -27,6 +34,7 @@ STEADY=${STEADY:-10}
 RAMPDOWN=${RAMPDOWN:-1}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 SERVER_JVM_ARGS=${SERVER_JVM_ARGS:-}
+HANDLERS=${HANDLERS:-samples}
 # ServerProcess.DEFAULT_JVM_ARGS, for JVM_ARGS_<label> without SERVER_JVM_ARGS
 DEFAULT_JVM_ARGS="-Xms1g -Xmx1g -XX:+UseG1GC -XX:+AlwaysPreTouch"
 mkdir -p "$OUT"
@@ -44,17 +52,27 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ "$mode" = netty ] && [ "$protocol" = smtp ]; then
         continue
       fi
+      handlers_var="HANDLERS_$label"
+      handlers=${!handlers_var:-$HANDLERS}
+      if [ "$handlers" = plain ] && [ "$protocol" = smtp ] && [ "$mode" != netty ] && [ "$mode" != mina ]; then
+        echo "round $round: $protocol c$connections p$pipeline $label skipped: no plain smtp handler"
+        continue
+      fi
+      handlers_arg=
+      if [ "$handlers" != samples ]; then
+        handlers_arg=--handlers=$handlers
+      fi
       log="$OUT/$round-$protocol-$connections-$pipeline-$label.log"
       extra_var="JVM_ARGS_$label"
       jvm_args=$SERVER_JVM_ARGS
       if [ -n "${!extra_var:-}" ]; then
         jvm_args="${SERVER_JVM_ARGS:-$DEFAULT_JVM_ARGS} ${!extra_var}"
       fi
-      echo "round $round: $protocol c$connections p$pipeline $label ($mode, $jar)"
+      echo "round $round: $protocol c$connections p$pipeline $label ($mode, $handlers handlers, $jar)"
       timeout $((WARMUP + STEADY + RAMPDOWN + 60)) "$JAVA" -cp "$jar" dev.flow.bench.load.LoadClient \
         --mode="$mode" --protocol="$protocol" --connections="$connections" --pipeline="$pipeline" \
         --warmup-s="$WARMUP" --steady-s="$STEADY" --rampdown-s="$RAMPDOWN" --server-java="$JAVA" \
-        ${jvm_args:+--server-jvm-args="$jvm_args"} >"$log" 2>&1 &
+        ${handlers_arg:+"$handlers_arg"} ${jvm_args:+--server-jvm-args="$jvm_args"} >"$log" 2>&1 &
       client=$!
       if [ "${PERF:-0}" = 1 ]; then
         pid=

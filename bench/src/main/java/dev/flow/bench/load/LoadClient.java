@@ -71,6 +71,8 @@ public final class LoadClient {
         public LoadProtocol protocol = LoadProtocol.ECHO;
         /** Closed loop: requests sent together on each turn (pipelined); the next turn starts when all are answered. */
         public int pipeline = 1;
+        /** The session code of a spawned HTTP or RESP server: the samples' (default) or the plain handlers. */
+        Handlers handlers = Handlers.SAMPLES;
 
         boolean closedLoop() {
             return rate <= 0;
@@ -700,7 +702,14 @@ public final class LoadClient {
      * java -cp benchmarks.jar dev.flow.bench.load.LoadClient --mode=mina --connections=1000
      *      [--think-ms=0 | --rate=20000] [--warmup-s=3] [--steady-s=10] [--rampdown-s=2] [--io-threads=2]
      *      [--payload=32] [--workers=2] [--server-java=PATH] [--server-jvm-args="-Xmx1g ..."]
+     *      [--protocol=echo|http|resp-ping|resp-setget|smtp] [--pipeline=1] [--handlers=samples|plain]
      * </pre>
+     *
+     * {@code --handlers}: whose session code a spawned {@code sync}, {@code virtual} or continuation server
+     * runs for HTTP and RESP: {@code samples} (default; the samples' {@code HttpSession} and {@code
+     * RespSession}, which batch pipelined replies) or {@code plain} ({@code PlainHttp} and {@code PlainResp},
+     * one flush per response: issue #19's untuned baseline; no SMTP handler). Echo is always {@code
+     * LineEcho}; {@code netty} and {@code mina} serve their own handlers and ignore it.
      *
      * Exit code 0 = valid run, 1 = a validity check failed (printed), 2 = bad arguments or setup.
      */
@@ -721,12 +730,14 @@ public final class LoadClient {
         LoadResult r;
         if (modeName != null) {
             Mode mode = Mode.parse(modeName);
-            try (ServerProcess sp = ServerProcess.start(mode, c.protocol.server(), workers, serverJava, serverJvm, System.out)) {
+            try (ServerProcess sp = ServerProcess.start(mode, c.protocol.server(), c.handlers, workers, serverJava, serverJvm,
+                    System.out)) {
                 if (sp == null) {
                     System.exit(0);
                     return;
                 }
-                System.out.println("server: mode " + mode + ", pid " + sp.pid() + ", port " + sp.port() + "; client: " + c.describe());
+                System.out.println("server: mode " + mode + ", pid " + sp.pid() + ", port " + sp.port() + ", handlers "
+                        + c.handlers + "; client: " + c.describe());
                 r = run(c, sp.port(), sp.pid(), System.out);
                 r.mode = mode.id();
             }
@@ -755,6 +766,7 @@ public final class LoadClient {
         c.progress = !a.getBool("quiet");
         c.protocol = LoadProtocol.parse(a.get("protocol", c.protocol.id()));
         c.pipeline = a.getInt("pipeline", c.pipeline);
+        c.handlers = Handlers.parse(a.get("handlers", c.handlers.id()));
         if (c.pipeline < 1 || c.pipeline > 1024) {
             throw new IllegalArgumentException("pipeline: " + c.pipeline + " (expected: 1..1024)");
         }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,17 +36,19 @@ import org.apache.mina.filter.codec.textline.TextLineCodecFactory;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 
 /**
- * The server JVM of the load driver: a line-echo server, or the HTTP or RESP sample's session code, on
- * 127.0.0.1 in one {@link Mode} (the same handler class in every mode; MINA mode is echo only; Netty mode
- * is a hand-written handler of echo, HTTP or RESP, {@link NettyServer}, with {@code --workers} event loops).
+ * The server JVM of the load driver: a line-echo server, or the HTTP or RESP sample's session code (or,
+ * with {@code --handlers=plain}, the plain handlers {@code PlainHttp} and {@code PlainResp}, see {@link
+ * Handlers}), on 127.0.0.1 in one {@link Mode} (the same handler class in every mode; MINA mode is echo
+ * only; Netty mode is a hand-written handler of echo, HTTP or RESP, {@link NettyServer}, with {@code
+ * --workers} event loops; both ignore {@code --handlers}).
  *
- * <p>Prints {@code LISTENING <port> pid=<pid> mode=<mode>} once bound, then serves until its standard
+ * <p>Prints {@code LISTENING <port> pid=<pid> mode=<mode> ... handler=<class>} once bound, then serves until its standard
  * input reaches end of stream or a line {@code quit} (so it dies with the client that spawned it),
  * or until {@code --max-seconds} have passed.
  *
  * <pre>
  * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
- *      [--io-processors=N] [--port=0] [--max-seconds=900]
+ *      [--handlers=samples|plain] [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  */
 public final class LoadServer implements AutoCloseable {
@@ -59,17 +62,42 @@ public final class LoadServer implements AutoCloseable {
     private AutoCloseable closer;
     /** Flows started plus resumptions, in the continuation modes: each is one run of a flow on a worker. */
     private java.util.function.LongSupplier flowRuns;
+    /** The flows' scheduler in the continuation modes, else {@code null}. */
+    private FlowScheduler scheduler;
     private final AtomicLong failures = new AtomicLong();
 
     /**
-     * The session handler a server runs, by protocol: the bench's line echo, or a sample server's session
-     * class with its shared arguments (the same class in every mode).
+     * The session handler a server runs, by protocol: the bench's line echo, a sample server's session
+     * class with its shared arguments, or a plain handler of {@link #HANDLERS} with its own (the same class
+     * in every mode).
      */
     record Served(String protocol, TransportConfig config, String handlerClass, List<String> loadedPackages,
             List<Object> shared, boolean strict) {
 
         /** {@code echo}, {@code http} (the HTTP sample), {@code redis} (the RESP sample) or {@code smtp} (the SMTP sample). */
         static Served of(String protocol) {
+            return of(protocol, Handlers.SAMPLES);
+        }
+
+        /**
+         * Like {@link #of(String)}; with {@link Handlers#PLAIN}, {@code http} and {@code redis} are served by
+         * {@code PlainHttp} and {@code PlainResp} (one shared {@code ConcurrentHashMap} per server), strict.
+         *
+         * @throws IllegalArgumentException for {@code smtp} with {@link Handlers#PLAIN}: it has no plain handler
+         */
+        static Served of(String protocol, Handlers handlers) {
+            if (handlers == Handlers.PLAIN && !protocol.equals("echo")) {
+                switch (protocol) {
+                    case "http":
+                        return new Served(protocol, CONFIG, HANDLERS + ".PlainHttp", List.of(HANDLERS), List.of(), true);
+                    case "redis":
+                        return new Served(protocol, CONFIG, HANDLERS + ".PlainResp", List.of(HANDLERS),
+                                List.of(new ConcurrentHashMap<String, byte[]>()), true);
+                    default:
+                        throw new IllegalArgumentException("handlers plain: protocol " + protocol
+                                + " has no plain handler (expected: echo, http or redis)");
+                }
+            }
             switch (protocol) {
                 case "echo":
                     return new Served(protocol, CONFIG, HANDLERS + ".LineEcho", List.of(HANDLERS), List.of(), true);
@@ -133,11 +161,26 @@ public final class LoadServer implements AutoCloseable {
 
     /** Starts a {@code protocol} server ({@code echo}, {@code http}, {@code redis}) in {@code mode} on 127.0.0.1. */
     public static LoadServer start(Mode mode, String protocol, int workers, int ioProcessors, int port) throws IOException {
+        return start(mode, protocol, Handlers.SAMPLES, workers, ioProcessors, port);
+    }
+
+    /**
+     * Like {@link #start(Mode, String, int, int, int)} with the session code {@code handlers} says ({@code
+     * mina} and {@code netty} serve their own and ignore it).
+     */
+    static LoadServer start(Mode mode, String protocol, Handlers handlers, int workers, int ioProcessors, int port)
+            throws IOException {
         String why = mode.unavailableReason();
         if (why != null) {
             throw new UnsupportedOperationException(why);
         }
-        return new LoadServer(mode, Served.of(protocol), workers, ioProcessors, port);
+        boolean own = mode == Mode.MINA || mode == Mode.NETTY;
+        return new LoadServer(mode, Served.of(protocol, own ? Handlers.SAMPLES : handlers), workers, ioProcessors, port);
+    }
+
+    /** The class of the session handler this server runs, or, in {@code mina} and {@code netty} modes, that mode's own. */
+    String handlerName() {
+        return mode == Mode.MINA || mode == Mode.NETTY ? mode.id() + " (its own handler)" : served.handlerClass();
     }
 
     /** The bound port. */
@@ -231,7 +274,7 @@ public final class LoadServer implements AutoCloseable {
     private int startFlow(InetSocketAddress bind, int workers, int ioProcessors) throws IOException {
         ContinuationClassLoader loader = ContinuationClassLoader.builder()
                 .include(served.loadedPackages().toArray(new String[0])).strict(served.strict()).build();
-        FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name(served.protocol()).build();
+        scheduler = FlowScheduler.builder().workers(workers).policy(mode.policy()).name(served.protocol()).build();
         FlowServer.Builder b = FlowServer.builder()
                 .scheduler(scheduler)
                 .dispatch(mode.dispatch())
@@ -260,6 +303,11 @@ public final class LoadServer implements AutoCloseable {
         }
     }
 
+    /** The scheduler's counts in the continuation modes, else {@code null}. */
+    FlowStats flowStats() {
+        return scheduler == null ? null : scheduler.stats();
+    }
+
     /** {@code ", flow runs=N"} in the continuation modes, else empty. */
     String flowRuns() {
         return flowRuns == null ? "" : ", flow runs=" + flowRuns.getAsLong();
@@ -270,6 +318,7 @@ public final class LoadServer implements AutoCloseable {
         Args a = new Args(args);
         Mode mode = Mode.parse(a.get("mode", "continuation-immediately"));
         String protocol = a.get("protocol", "echo");
+        Handlers handlers = Handlers.parse(a.get("handlers", Handlers.SAMPLES.id()));
         int workers = a.getInt("workers", 2);
         int io = a.getInt("io-processors", 0);
         int port = a.getInt("port", 0);
@@ -280,9 +329,9 @@ public final class LoadServer implements AutoCloseable {
             System.out.println(why);
             System.exit(3);
         }
-        try (LoadServer s = start(mode, protocol, workers, io, port)) {
-            System.out.printf(Locale.ROOT, "LISTENING %d pid=%d mode=%s protocol=%s workers=%d jdk=%s%n", s.port(),
-                    ProcessHandle.current().pid(), mode, protocol, workers, Runtime.version());
+        try (LoadServer s = start(mode, protocol, handlers, workers, io, port)) {
+            System.out.printf(Locale.ROOT, "LISTENING %d pid=%d mode=%s protocol=%s workers=%d jdk=%s handler=%s%n", s.port(),
+                    ProcessHandle.current().pid(), mode, protocol, workers, Runtime.version(), s.handlerName());
             System.out.flush();
             Thread watchdog = new Thread(() -> {
                 try {

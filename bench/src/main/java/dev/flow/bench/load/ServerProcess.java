@@ -45,6 +45,16 @@ final class ServerProcess implements AutoCloseable {
     /** Like {@link #start(Mode, int, String, String, PrintStream)} for a server of {@code protocol} (echo, http, redis). */
     static ServerProcess start(Mode mode, String protocol, int workers, String java, String jvmArgs, PrintStream log)
             throws IOException {
+        return start(mode, protocol, Handlers.SAMPLES, workers, java, jvmArgs, log);
+    }
+
+    /**
+     * Like {@link #start(Mode, String, int, String, String, PrintStream)} with the session code {@code
+     * handlers} says (see {@link Handlers}); the server's {@code LISTENING} line, which names its handler
+     * class, goes to {@code log}.
+     */
+    static ServerProcess start(Mode mode, String protocol, Handlers handlers, int workers, String java, String jvmArgs,
+            PrintStream log) throws IOException {
         String exe = java != null ? java : System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         List<String> cmd = new ArrayList<>();
         cmd.add(exe);
@@ -52,7 +62,8 @@ final class ServerProcess implements AutoCloseable {
             cmd.addAll(Arrays.asList(jvmArgs.trim().split("\\s+")));
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), LoadServer.class.getName(),
-                "--mode=" + mode.id(), "--protocol=" + protocol, "--workers=" + workers, "--max-seconds=900"));
+                "--mode=" + mode.id(), "--protocol=" + protocol, "--handlers=" + handlers.id(), "--workers=" + workers,
+                "--max-seconds=900"));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
         Process p = pb.start();
@@ -62,12 +73,13 @@ final class ServerProcess implements AutoCloseable {
                 String line;
                 boolean listening = false;
                 while ((line = r.readLine()) != null) {
-                    if (!listening) {
-                        if (line.startsWith("LISTENING") || line.startsWith("SKIPPED")) {
-                            listening = true;
-                            first.offer(line);
-                            continue;
+                    if (!listening && (line.startsWith("LISTENING") || line.startsWith("SKIPPED"))) {
+                        listening = true;
+                        if (line.startsWith("LISTENING")) {
+                            log.println("  [server] " + line); // before start() returns: it names the handler
                         }
+                        first.offer(line);
+                        continue;
                     }
                     log.println("  [server] " + line);
                 }

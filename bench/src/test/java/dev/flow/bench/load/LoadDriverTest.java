@@ -121,12 +121,19 @@ class LoadDriverTest {
         "NETTY, HTTP, 1",
         "NETTY, RESP_SETGET, 8"})
     void aProtocolRunAgainstTheServerIsValid(Mode mode, LoadProtocol protocol, int pipeline) throws Exception {
+        LoadClient.Config c = protocolRun(mode, protocol, pipeline, Handlers.SAMPLES);
+        assertValidProtocolRun(runAgainst(mode, c, new ByteArrayOutputStream()), c);
+    }
+
+    /** A {@link #tiny()} run of {@code protocol} served by {@code handlers}; the test is skipped where {@code mode} cannot run. */
+    private static LoadClient.Config protocolRun(Mode mode, LoadProtocol protocol, int pipeline, Handlers handlers) {
         org.junit.jupiter.api.Assumptions.assumeTrue(mode.unavailableReason() == null,
                 () -> "SKIPPED: " + mode.unavailableReason());
         LoadClient.Config c = tiny();
         c.protocol = protocol;
         c.pipeline = pipeline;
-        assertValidProtocolRun(runAgainst(mode, c), c);
+        c.handlers = handlers;
+        return c;
     }
 
     /**
@@ -147,20 +154,53 @@ class LoadDriverTest {
     private static final java.util.Set<String> TIMING_CHECKS = java.util.Set.of("think time", "little's law",
             "ramp-down", "client not saturated", "send lateness");
 
-    private static LoadResult runAgainst(Mode mode, LoadClient.Config c) throws Exception {
+    /**
+     * HTTP and RESP against the plain handlers ({@code PlainHttp}, {@code PlainResp}: one flush per response)
+     * in each mode that runs them: every response checked by the driver, none missing, the server's {@code
+     * LISTENING} line naming the plain class. The continuation servers load them strict, so a wait that
+     * pinned would fail its session, and the run with it.
+     */
+    @ParameterizedTest(name = "{1}, pipeline {2}, against the plain handler in the {0} server")
+    @CsvSource({
+        "SYNC, HTTP, 1",
+        "CONTINUATION_IMMEDIATELY, HTTP, 1",
+        "CONTINUATION_IO, HTTP, 1",
+        "VIRTUAL, HTTP, 1",
+        "SYNC, RESP_SETGET, 8",
+        "CONTINUATION_IMMEDIATELY, RESP_SETGET, 8",
+        "CONTINUATION_IO, RESP_PING, 16",
+        "VIRTUAL, RESP_SETGET, 8"})
+    void aProtocolRunAgainstThePlainHandlerIsValid(Mode mode, LoadProtocol protocol, int pipeline) throws Exception {
+        LoadClient.Config c = protocolRun(mode, protocol, pipeline, Handlers.PLAIN);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        LoadResult r = runAgainst(mode, c, log);
+        assertValidProtocolRun(r, c);
+        String plain = protocol == LoadProtocol.HTTP ? "PlainHttp" : "PlainResp";
+        String text = log.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains(" handler=dev.flow.bench.load.handlers." + plain), text);
+    }
+
+    /** A protocol run of {@code c} against a server JVM in {@code mode}; the server's output goes to {@code log}. */
+    private static LoadResult runAgainst(Mode mode, LoadClient.Config c, ByteArrayOutputStream log) throws Exception {
         c.thinkMs = 5;
         // The sample servers instrument their handler on the first requests: at a load average of 15 the
         // SMTP sample answered 12 messages in its first 5 s, which left one connection without a message in
         // a 1 s warm-up's steady state (the fairness check) and 8 requests in all.
         c.warmupS = 4;
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
-        try (ServerProcess sp = ServerProcess.start(mode, c.protocol.server(), 2, null, "-Xmx256m", out)) {
+        try (ServerProcess sp = ServerProcess.start(mode, c.protocol.server(), c.handlers, 2, null, "-Xmx256m", out)) {
             assertNotNull(sp);
             LoadResult r = LoadClient.run(c, sp.port(), sp.pid(), out);
             r.mode = mode.id() + " " + c.protocol.id();
             return r;
         }
+    }
+
+    @Test
+    void theHandlersOptionRefusesAnUnknownValueNamingIt() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> LoadClient.config(new Args(new String[] {"--protocol=http", "--handlers=tuned"})));
+        assertEquals("handlers: tuned (expected: samples or plain)", e.getMessage());
     }
 
     @Test
