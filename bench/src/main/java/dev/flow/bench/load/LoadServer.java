@@ -50,10 +50,15 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
  *      [--handlers=samples|plain] [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
+ * {@code --io-processors} defaults to the system property {@value #IO_PROCESSORS_PROPERTY}, else 0 (MINA's
+ * default, the processors plus one), so a spawned server takes it from its JVM options ({@code
+ * JVM_ARGS_<label>} in {@code protocol-rounds.sh}).
  */
 public final class LoadServer implements AutoCloseable {
 
     static final String HANDLERS = "dev.flow.bench.load.handlers";
+    /** The system property giving {@code --io-processors}' default. */
+    static final String IO_PROCESSORS_PROPERTY = "flow.bench.ioProcessors";
     static final TransportConfig CONFIG = TransportConfig.builder().maxLineLength(4096).build();
 
     private final Mode mode;
@@ -320,7 +325,7 @@ public final class LoadServer implements AutoCloseable {
         String protocol = a.get("protocol", "echo");
         Handlers handlers = Handlers.parse(a.get("handlers", Handlers.SAMPLES.id()));
         int workers = a.getInt("workers", 2);
-        int io = a.getInt("io-processors", 0);
+        int io = a.getInt("io-processors", Integer.getInteger(IO_PROCESSORS_PROPERTY, 0));
         int port = a.getInt("port", 0);
         long maxSeconds = a.getInt("max-seconds", 900);
         a.checkAllUsed();

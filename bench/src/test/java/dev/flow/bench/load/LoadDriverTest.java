@@ -164,12 +164,9 @@ class LoadDriverTest {
     @CsvSource({
         "SYNC, HTTP, 1",
         "CONTINUATION_IMMEDIATELY, HTTP, 1",
-        "CONTINUATION_IO, HTTP, 1",
         "VIRTUAL, HTTP, 1",
-        "SYNC, RESP_SETGET, 8",
         "CONTINUATION_IMMEDIATELY, RESP_SETGET, 8",
-        "CONTINUATION_IO, RESP_PING, 16",
-        "VIRTUAL, RESP_SETGET, 8"})
+        "CONTINUATION_IO, RESP_PING, 16"})
     void aProtocolRunAgainstThePlainHandlerIsValid(Mode mode, LoadProtocol protocol, int pipeline) throws Exception {
         LoadClient.Config c = protocolRun(mode, protocol, pipeline, Handlers.PLAIN);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
