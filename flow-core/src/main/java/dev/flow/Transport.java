@@ -277,8 +277,9 @@ public interface Transport extends Closeable {
      * is {@code 0}). A handler that answers pipelined requests calls it after each reply: while further
      * requests are already buffered their replies go out together, with one flush (on MINA a flush that
      * waits is a suspension). Safe on every Flow transport: their
-     * unflushed writes go out without a flush (MINA's write-behind) or before a read waits for input
-     * (the socket transport), so a reply is never held back while the handler waits for the peer.
+     * unflushed writes go out before the handler waits for anything (MINA, in a flow), at once (MINA, on
+     * a plain thread) or before a read waits for input (the socket transport), so a reply is never held
+     * back while the handler waits for the peer.
      *
      * @return whether it flushed
      * @throws IOException if a write failed or the write timeout expires

@@ -358,9 +358,9 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /**
      * Registers {@code sender} with the continuation flow running on this thread: it runs, once, before
      * that flow next waits for anything (suspends, or blocks in a pinned wait) and when it ends, whichever
-     * comes first. A transport that holds back output while its input is buffered (flush consolidation)
-     * registers here, so that the peer never waits for bytes the flow has written. A sender must not wait
-     * and must not throw.
+     * comes first. A transport that holds back a flow's output until it flushes (write coalescing, flush
+     * consolidation) registers here, so that the peer never waits for bytes the flow has written. A sender
+     * must not wait and must not throw.
      *
      * @return the flow, or {@code null} if none runs on this thread or it is a task that was not
      *     instrumented (which may block where Flow does not see it): then nothing may be deferred
