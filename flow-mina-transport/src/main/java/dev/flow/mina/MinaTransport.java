@@ -1034,6 +1034,10 @@ public final class MinaTransport implements AsyncTransport {
      */
     @Override
     public Awaitable inputReady() {
+        // Only the flow that holds writes adds to them, so its own count is exact here without the lock.
+        if (deferredCount > 0) {
+            sendHeldBeforeRead();
+        }
         if (reader != null) {
             readDirectly();
         }
@@ -1282,6 +1286,27 @@ public final class MinaTransport implements AsyncTransport {
             deferredFor = null;
             batch = takeDeferred();
         }
+        sendBatch(batch);
+    }
+
+    /**
+     * Before a read waits: sends what the reading flow holds back, so that a reply the peer gives at once
+     * (an in-VM pipe answers on the writing thread) is seen before the flow suspends for it. The sender
+     * stays registered (it finds nothing at the wait). On the reading flow's thread.
+     */
+    private void sendHeldBeforeRead() {
+        IoBuffer batch;
+        synchronized (lock) {
+            if (deferredCount == 0 || deferredFor != FlowState.current()) {
+                return;
+            }
+            batch = takeDeferred();
+        }
+        sendBatch(batch);
+    }
+
+    /** Sends a batch of held writes unless the session has failed; never throws. */
+    private void sendBatch(IoBuffer batch) {
         if (batch != null && firstWriteFailure == null && ended == null) {
             try {
                 send(batch, false);

@@ -188,6 +188,45 @@ class ContinuationModeTest {
     }
 
     @Test
+    void aLineWrittenThenReadFromAnInVmPeerThatAnswersAtOnceDoesNotSuspendTheFlow() throws Exception {
+        // A hand-written MINA echo over VmPipe answers on the writing thread, so each echo is buffered
+        // once the flow's line has gone out: the read that follows must not wait for it, even though the
+        // flow's write was held back (write coalescing) until that read.
+        org.apache.mina.transport.vmpipe.VmPipeAcceptor echo = new org.apache.mina.transport.vmpipe.VmPipeAcceptor();
+        echo.getFilterChain().addLast("lines", new org.apache.mina.filter.codec.ProtocolCodecFilter(
+                new org.apache.mina.filter.codec.textline.TextLineCodecFactory(java.nio.charset.StandardCharsets.UTF_8)));
+        echo.setHandler(new org.apache.mina.core.service.IoHandlerAdapter() {
+            @Override
+            public void messageReceived(org.apache.mina.core.session.IoSession session, Object message) {
+                if (message.equals("quit")) {
+                    session.write("bye");
+                    session.closeOnFlush();
+                } else {
+                    session.write(message);
+                }
+            }
+        });
+        VmPipeAddress address = new VmPipeAddress(VM_ECHO_PORT);
+        echo.bind(address);
+        try {
+            int lines = 50;
+            @SuppressWarnings("unchecked")
+            Callable<Integer> client = LOADER.newInstance(Callable.class, "flowtest.mina.LineClient",
+                    connector.connector(address), lines, "client");
+            assertEquals(lines, scheduler.submit(client).get(Duration.ofSeconds(20)));
+            Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
+            assertTrue(scheduler.stats().resumed() <= 3,
+                    "the connect and the end of the stream may wait, no echo: " + scheduler.stats());
+        } finally {
+            echo.unbind();
+            echo.dispose(true);
+        }
+    }
+
+    /** A VmPipe port no other test of this class binds. */
+    private static final int VM_ECHO_PORT = 41_977;
+
+    @Test
     void ioFutureAwaitSuspendsTheFlowUntilMinaCompletesTheFuture() throws Exception {
         DefaultConnectFuture future = new DefaultConnectFuture();
         @SuppressWarnings("unchecked")
