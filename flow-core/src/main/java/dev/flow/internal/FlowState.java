@@ -68,6 +68,22 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** The flow's interrupt status while it is not on a worker. */
     boolean interrupted;
     /**
+     * For an adaptive carrier ({@link SchedulerCore#carrierThreadFactory}): how many runs
+     * in a row were short ({@link #countRun}), up to {@link #FORGIVE_AFTER}; owned by whoever runs the flow.
+     */
+    private byte shortRuns;
+    /**
+     * {@link #NEVER_ON_CARRIER}, or how many short runs in a row an adaptive carrier asks for before it
+     * runs the flow, as a power of two: {@link #FIRST_RUNS_SHIFT} at the start, one more (up to {@link
+     * #MAX_RUNS_SHIFT}) after each long run. Owned by whoever runs the flow.
+     */
+    private byte runsShift;
+    /**
+     * Short runs since the last long one, up to {@link #FORGIVE_AFTER} (where it starts: none yet); a long
+     * run within {@link #LONG_RUN_WINDOW} of another counts against the flow. Owned by whoever runs it.
+     */
+    private byte sinceLongRun = FORGIVE_AFTER;
+    /**
      * The flow's context class loader while it is not on a worker: its task's loader at the start (for an
      * instrumented task), then whatever the flow set; worker-owned.
      */
@@ -92,9 +108,24 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** The name, the recorded site, the flow-locals and a timeout, which most flows never have; {@code null} until one is set. */
     private volatile Extras extras;
 
+    /** {@link #runsShift} of a flow an adaptive carrier never runs. */
+    private static final byte NEVER_ON_CARRIER = -1;
+    /** {@link #runsShift} at the start: two short runs (the start and one wake-up, on workers) first. */
+    private static final byte FIRST_RUNS_SHIFT = 1;
+    /** The most {@link #runsShift} grows to: 64 short runs in a row. */
+    private static final int MAX_RUNS_SHIFT = 6;
+    /** The streak of short runs after which {@link #runsShift} shrinks by one. */
+    private static final byte FORGIVE_AFTER = 127;
+    /**
+     * A long run counts against a flow only if another came at most this many runs before it: one alone is
+     * more often the thread preempted (two cores, more runnable threads) or a collection than the code.
+     */
+    private static final int LONG_RUN_WINDOW = 16;
+
     FlowState(SchedulerCore scheduler, String name) {
         this.scheduler = scheduler;
         this.result = new FlowResult(this);
+        this.runsShift = FIRST_RUNS_SHIFT;
         if (name != null) {
             extras = new Extras(name);
         }
@@ -107,6 +138,55 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     public static FlowState current() {
         Thread t = Thread.currentThread();
         return t instanceof SchedulerCore.Runner ? ((SchedulerCore.Runner) t).current : null;
+    }
+
+    /** Keeps this flow off adaptive carriers for good (a task whose waits may pin). */
+    void neverOnCarrier() {
+        runsShift = NEVER_ON_CARRIER;
+    }
+
+    /**
+     * Whether an adaptive carrier may run this flow: it may suspend wherever it waits, and its last runs
+     * (at least {@code 2^runsShift} in a row) were each shorter than the carrier's limit.
+     */
+    boolean mayRunOnCarrier() {
+        return runsShift >= 0 && shortRuns >= 1 << runsShift;
+    }
+
+    /** Whether the run about to start counts towards {@link #mayRunOnCarrier()} if not on a carrier. */
+    boolean countsRuns() {
+        return runsShift >= 0 && shortRuns < 1 << runsShift;
+    }
+
+    /**
+     * Counts a run of {@code nanos}: a short one (at most {@code limitNanos}) adds to the streak. A long
+     * one that comes within {@value #LONG_RUN_WINDOW} runs of another starts the streak again and doubles
+     * the streak asked for; a long one alone is forgiven, and so is a long streak of short runs: {@value
+     * #FORGIVE_AFTER} in a row halve the streak asked for again (down to the first one). So a session whose
+     * code computes for long goes to the workers at its second long run, and rare long runs (the thread
+     * preempted, a collection) do not keep it off its I/O thread.
+     */
+    void countRun(long nanos, long limitNanos) {
+        if (runsShift < 0) {
+            return;
+        }
+        if (nanos > limitNanos) {
+            if (sinceLongRun < LONG_RUN_WINDOW) {
+                shortRuns = 0;
+                runsShift = (byte) Math.min(runsShift + 1, MAX_RUNS_SHIFT);
+            }
+            sinceLongRun = 0;
+            return;
+        }
+        if (sinceLongRun < FORGIVE_AFTER) {
+            sinceLongRun++;
+        }
+        if (shortRuns < FORGIVE_AFTER) {
+            shortRuns++;
+        } else if (runsShift > FIRST_RUNS_SHIFT) {
+            runsShift--;
+            shortRuns = (byte) (1 << runsShift);
+        }
     }
 
     /**

@@ -35,10 +35,11 @@ import org.slf4j.Logger;
  *
  * <p>Flows run on its workers; a completed awaited operation (on any thread, including a MINA I/O
  * processor) merely puts the flow back on the ready queue, unless it completes on a <em>carrier</em>
- * of this core ({@link #carrierThreadFactory}), which runs the flow inline. Every suspension has one wake-up
- * ({@link Ticket}); whoever claims it (the operation, a timeout, a cancel, {@link #close}) alone
- * resumes the flow, so a flow is touched by one thread at a time. After arming the wake-up, the
- * suspending worker no longer touches the flow. Thread-safe.
+ * of this core ({@link #carrierThreadFactory}), which runs the flow inline (an adaptive carrier only the
+ * flows it may run). Every suspension has one wake-up ({@link Ticket}); whoever claims it (the
+ * operation, a timeout, a cancel, {@link #close}) alone resumes the flow, so a flow is touched by one
+ * thread at a time. After arming the wake-up, the suspending worker no longer touches the flow.
+ * Thread-safe.
  */
 public final class SchedulerCore {
 
@@ -63,6 +64,12 @@ public final class SchedulerCore {
      * ready queue, so that one chatty flow cannot starve the other sessions of an I/O thread.
      */
     static final int INLINE_RUNS = 32;
+    /**
+     * An adaptive carrier ({@link #carrierThreadFactory}) runs a flow only while its recent runs took at
+     * most this long; two longer ones close together send the flow back to the workers ({@link
+     * FlowState#countRun}).
+     */
+    static final long CARRIER_RUN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     static {
         try {
@@ -170,9 +177,14 @@ public final class SchedulerCore {
             f.continuation = Engine.start(((FlowTask) task).flow$root(f));
             f.blocker = task;
             f.contextLoader = task.getClass().getClassLoader();
+            if (!UninstrumentedWaits.isStrict(task.getClass())) {
+                // A lenient flow may reach a wait that cannot suspend: it must never block a carrier.
+                f.neverOnCarrier();
+            }
         } else if (task instanceof Callable) {
             f.blocker = task;
             f.pinSite = Pins.notInstrumentedSite(task.getClass());
+            f.neverOnCarrier();
         } else if (task instanceof Runnable) {
             Runnable r = (Runnable) task;
             f.blocker = (Callable<Object>) () -> {
@@ -180,6 +192,7 @@ public final class SchedulerCore {
                 return null;
             };
             f.pinSite = Pins.notInstrumentedSite(task.getClass());
+            f.neverOnCarrier();
         } else {
             throw new IllegalArgumentException("task: " + task + " (expected: a Callable or a Runnable)");
         }
@@ -338,6 +351,9 @@ public final class SchedulerCore {
             } else {
                 f.begun = true;
                 boolean suspendedAgain = false;
+                // Timed on an adaptive carrier, and on a worker until the flow may go to one.
+                boolean timed = worker instanceof Carrier ? ((Carrier) worker).adaptive : f.countsRuns();
+                long start = timed ? System.nanoTime() : 0;
                 // The flow's context class loader, as its class loaded normally would see on a plain thread
                 // (ServiceLoader lookups find the loader's classes, not the parent's copies).
                 ClassLoader workers = worker.getContextClassLoader();
@@ -349,6 +365,9 @@ public final class SchedulerCore {
                 } finally {
                     f.contextLoader = worker.getContextClassLoader();
                     worker.setContextClassLoader(workers);
+                }
+                if (timed) {
+                    f.countRun(System.nanoTime() - start, CARRIER_RUN_LIMIT_NANOS);
                 }
                 if (suspendedAgain) {
                     finished = false;
@@ -543,7 +562,7 @@ public final class SchedulerCore {
                 w.next = f;
                 return;
             }
-        } else if (t instanceof Carrier && ((Carrier) t).core == this && !closing) {
+        } else if (t instanceof Carrier && ((Carrier) t).core == this && !closing && ((Carrier) t).mayRun(f)) {
             runInline(f, (Carrier) t);
             return;
         }
@@ -594,12 +613,15 @@ public final class SchedulerCore {
      * when they wake them (an I/O thread that completes a flow's read resumes the flow itself instead
      * of handing it to a worker). Flows still start on workers, and flows woken by anything else
      * (timers, sleeps, other threads) resume on workers; a flow thus moves between threads, one at a
-     * time. Threads are named {@code namePrefix-N}, not daemon.
+     * time. With {@code adaptive}, a carrier runs a woken flow inline only if it may suspend wherever it
+     * waits (its task was instrumented strict) and its recent runs were short (at most {@link
+     * #CARRIER_RUN_LIMIT_NANOS} each, {@link FlowState#mayRunOnCarrier()}), and hands every other flow
+     * to the workers. Threads are named {@code namePrefix-N}, not daemon.
      */
-    public ThreadFactory carrierThreadFactory(String namePrefix) {
+    public ThreadFactory carrierThreadFactory(String namePrefix, boolean adaptive) {
         Objects.requireNonNull(namePrefix, "namePrefix");
         return r -> {
-            Carrier c = new Carrier(this, r, namePrefix + "-" + carrierIds.incrementAndGet());
+            Carrier c = new Carrier(this, r, namePrefix + "-" + carrierIds.incrementAndGet(), adaptive);
             // Like MINA's own I/O threads, whatever the creating thread is.
             c.setDaemon(false);
             carriers.add(c);
@@ -622,12 +644,20 @@ public final class SchedulerCore {
      */
     static final class Carrier extends Runner {
         final SchedulerCore core;
+        /** Whether this carrier runs only the flows {@link FlowState#mayRunOnCarrier()} allows. */
+        final boolean adaptive;
         boolean busy;
         final ArrayDeque<FlowState> local = new ArrayDeque<>(4);
 
-        Carrier(SchedulerCore core, Runnable target, String name) {
+        Carrier(SchedulerCore core, Runnable target, String name, boolean adaptive) {
             super(target, name);
             this.core = core;
+            this.adaptive = adaptive;
+        }
+
+        /** Whether this carrier runs {@code f}, just woken here, inline. */
+        boolean mayRun(FlowState f) {
+            return !adaptive || f.mayRunOnCarrier();
         }
 
         @Override

@@ -51,6 +51,14 @@ public final class UninstrumentedWaits {
     }
 
     /**
+     * Whether {@code type} was instrumented strict: by a loader whose {@code isStrict()} returns {@code
+     * true}, or marked {@link Instrumented#strict()} by the agent or build-time instrumentation.
+     */
+    static boolean isStrict(Class<?> type) {
+        return STRICT.get(type);
+    }
+
+    /**
      * Called before a transport wait blocks the thread; does nothing outside a flow. Public only
      * because each class loader's copy of {@link Awaits} calls it.
      */

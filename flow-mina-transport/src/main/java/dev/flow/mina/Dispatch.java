@@ -8,9 +8,9 @@ package dev.flow.mina;
  */
 public enum Dispatch {
     /**
-     * The default: the I/O thread hands the flow to the scheduler's workers through its ready queue.
-     * Handler code may compute, and may block where it cannot suspend (pinned waits), without holding
-     * up other sessions; every wake-up costs a hand-off between threads.
+     * The I/O thread hands the flow to the scheduler's workers through its ready queue (a connector's
+     * default). Handler code may compute, and may block where it cannot suspend (pinned waits), without
+     * holding up other sessions; every wake-up costs a hand-off between threads.
      */
     WORKERS,
     /**
@@ -21,5 +21,26 @@ public enum Dispatch {
      * cannot suspend there (a pinned wait, see {@code UnsuspendableFrameException}) is refused with an
      * exception naming its site instead of blocking the thread.
      */
-    IO_THREADS
+    IO_THREADS,
+    /**
+     * A server's default: {@link #IO_THREADS} for the sessions it is safe for, {@link #WORKERS} for the
+     * others, decided per session. A flow woken by its own input resumes on the I/O thread that read it
+     * only if
+     * <ul>
+     *   <li>its handler class was instrumented <em>strict</em> (a strict loader, or the agent or build
+     *       plugin in strict mode): every wait it reaches either suspends or is refused wherever it runs,
+     *       so no wait can block the I/O thread; a lenient flow, whose waits may pin, always resumes on
+     *       workers; and</li>
+     *   <li>its runs are short: the first two (its start and one wake-up) run on workers, and each must
+     *       take at most a millisecond. A second run longer than that within 16 runs (a request that
+     *       computes, a blocking call outside the instrumented scope) sends the session back to the
+     *       workers until twice as many short runs in a row (at most 64) have followed; a long run alone
+     *       is forgiven (most are the thread preempted, or a collection), and 127 short runs in a row
+     *       halve the streak asked for again.</li>
+     * </ul>
+     * So handler code that computes for long holds up the other sessions of its I/O thread for two runs,
+     * then runs on workers; short request-response handlers get {@code IO_THREADS}' single thread
+     * per wake-up. In sync mode ({@code threadPerSession()}) it means {@link #WORKERS}.
+     */
+    ADAPTIVE
 }

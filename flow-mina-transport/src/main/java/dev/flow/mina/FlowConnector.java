@@ -402,21 +402,23 @@ public final class FlowConnector implements AutoCloseable {
         /**
          * Where flows of {@code scheduler} resume when the input they wait for on one of this
          * connector's TCP connections arrives on its I/O processor thread; default {@link
-         * Dispatch#WORKERS}. A connector is not tied to one scheduler, so {@link Dispatch#IO_THREADS}
-         * names the one whose flows its I/O threads may run; flows of other schedulers (and plain
-         * threads) using its connections are woken as with {@code WORKERS}. In-VM pipes ignore it.
+         * Dispatch#WORKERS}. A connector is not tied to one scheduler, so {@link Dispatch#IO_THREADS} and
+         * {@link Dispatch#ADAPTIVE} name the one whose flows its I/O threads may run; flows of other
+         * schedulers (and plain threads) using its connections are woken as with {@code WORKERS}. In-VM
+         * pipes ignore it.
          *
-         * @param scheduler the scheduler for {@code IO_THREADS}; ignored (may be {@code null}) for {@code WORKERS}
-         * @throws IllegalArgumentException if {@code dispatch} is {@code IO_THREADS} and {@code scheduler} is null
+         * @param scheduler the scheduler for {@code IO_THREADS} and {@code ADAPTIVE}; ignored (may be {@code
+         *     null}) for {@code WORKERS}
+         * @throws IllegalArgumentException if {@code dispatch} is not {@code WORKERS} and {@code scheduler} is null
          */
         public Builder dispatch(Dispatch dispatch, FlowScheduler scheduler) {
             Objects.requireNonNull(dispatch, "dispatch");
-            if (dispatch == Dispatch.IO_THREADS && scheduler == null) {
+            if (dispatch != Dispatch.WORKERS && scheduler == null) {
                 throw new IllegalArgumentException("scheduler: null (expected: the scheduler whose flows the I/O "
-                        + "threads run, with Dispatch.IO_THREADS)");
+                        + "threads run, with Dispatch." + dispatch + ")");
             }
             this.dispatch = dispatch;
-            this.dispatchScheduler = dispatch == Dispatch.IO_THREADS ? scheduler : null;
+            this.dispatchScheduler = dispatch != Dispatch.WORKERS ? scheduler : null;
             return this;
         }
 

@@ -132,10 +132,12 @@ import org.slf4j.Logger;
  * closed or reset by then: a connect-then-reset flood costs no thread and no flow. Lines about
  * peer events (resets, timeouts, protocol errors) are written on a thread of their own, which exists
  * while there are lines to write.
- * With {@link Builder#dispatch(Dispatch) Dispatch.IO_THREADS} a session flow woken by its own input
- * resumes on the I/O processor thread that read it (see {@link Dispatch}); otherwise never on a MINA
- * I/O processor. {@link #close()} blocks until the sessions are closed and must not be called on a MINA
- * I/O processor thread (nor, with {@code IO_THREADS}, from a session flow).
+ * By default ({@link Builder#dispatch(Dispatch) Dispatch.ADAPTIVE}) a session flow woken by its own
+ * input resumes on the I/O processor thread that read it if its handler was instrumented strict and its
+ * runs are short, and on a worker otherwise; with {@code IO_THREADS} always there, with {@code WORKERS}
+ * never (see {@link Dispatch}). {@link #close()} blocks until the sessions are closed, except when a
+ * session flow running on one of the server's I/O threads calls it (then the stop runs on a thread of
+ * its own); it must not be called on another server's I/O thread.
  */
 public final class FlowServer implements AutoCloseable {
 
@@ -239,7 +241,8 @@ public final class FlowServer implements AutoCloseable {
             this.processors = null;
             this.tcp = null;
         } else {
-            this.processors = IoProcessors.create(b.dispatch, scheduler, b.ioProcessors, "flow-server-" + id, false, true);
+            Dispatch dispatch = b.threadPerSession ? Dispatch.WORKERS : b.dispatch;
+            this.processors = IoProcessors.create(dispatch, scheduler, b.ioProcessors, "flow-server-" + id, false, true);
             FlowSocketAcceptor nio = new FlowSocketAcceptor(processors.pool(), b.maxStartingSessions, acceptFailures,
                     resets, b.clientSpeaksFirst ? new FirstByte(b.firstByteTimeout, b.config.idleTimeout()) : null);
             this.tcp = nio;
@@ -353,8 +356,9 @@ public final class FlowServer implements AutoCloseable {
      * IOException} ("server ... stopped") at their next read, after any input already buffered;
      * writes to the closed session fail. In sync mode the session threads are also
      * interrupted, and this method waits for them to end. The scheduler is not closed. Blocks until
-     * every session has closed (30 s at most, then logs a warning); a second call does nothing. Must
-     * not be called on a MINA I/O processor thread.
+     * every session has closed (30 s at most, then logs a warning), except on one of this server's I/O
+     * threads (see {@link #close(Duration)}); a second call does nothing. Must not be called on another
+     * server's MINA I/O processor thread.
      */
     @Override
     public void close() {
@@ -374,13 +378,17 @@ public final class FlowServer implements AutoCloseable {
      * Sessions queued under {@link Overflow#QUEUE} and sessions accepted from now on are closed at once
      * ({@link SessionStats#stopped()}). When {@code grace} expires, the sessions still open are ended
      * as by {@link #close()} (a waiting read fails with "server ... stopped", sync-mode threads are
-     * interrupted). The same in sync and continuation mode, with either {@link Dispatch}.
+     * interrupted). The same in sync and continuation mode, with any {@link Dispatch}.
+     *
+     * <p>Called on one of this server's I/O threads (by a session flow resumed there, with {@link
+     * Dispatch#ADAPTIVE} or {@link Dispatch#IO_THREADS}), it does not wait: the stop, which waits for that
+     * thread, runs on a thread of its own, and the call returns {@code false} at once.
      *
      * @param grace how long sessions may take to finish; {@link Duration#ZERO} closes at once
      * @return {@code true} if every session had ended within the grace period (a clean stop): every
      *     handler has then returned and its end is counted in {@link #stats()} (and reported to {@link
-     *     Builder#onFailure}) when this method returns; {@code false} if some had to be closed, or if the
-     *     server was already closed
+     *     Builder#onFailure}) when this method returns; {@code false} if some had to be closed, if the
+     *     server was already closed, or if called on one of its I/O threads
      * @throws IllegalArgumentException if {@code grace} is negative
      */
     public boolean close(Duration grace) {
@@ -391,6 +399,19 @@ public final class FlowServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return false;
         }
+        if (processors != null && processors.ownsCurrentThread()) {
+            // A session flow resumed on this server's I/O thread (ADAPTIVE, IO_THREADS): the stop waits
+            // for that very thread, so it runs on a thread of its own.
+            Thread stopper = new Thread(() -> stop(grace), this + "-close");
+            stopper.setDaemon(false);
+            stopper.start();
+            return false;
+        }
+        return stop(grace);
+    }
+
+    /** Stops the server (once {@link #closed} is set): {@link #close(Duration)} after its checks. */
+    private boolean stop(Duration grace) {
         boolean clean = !grace.isZero() && drain(grace);
         abortAll();
         return clean;
@@ -1034,7 +1055,7 @@ public final class FlowServer implements AutoCloseable {
         private boolean runnable;
         private TransportConfig config = TransportConfig.DEFAULT;
         private int ioProcessors;
-        private Dispatch dispatch = Dispatch.WORKERS;
+        private Dispatch dispatch = Dispatch.ADAPTIVE;
         private int backlog = 1024;
         private int maxStartingSessions = DEFAULT_MAX_STARTING_SESSIONS;
         /** {@code 0}: {@link #defaultMaxSessions()} at {@link #start}. */
@@ -1271,10 +1292,11 @@ public final class FlowServer implements AutoCloseable {
 
         /**
          * Where session flows resume when their input arrives on a TCP I/O processor thread; default
-         * {@link Dispatch#WORKERS}. {@link Dispatch#IO_THREADS} needs continuation mode: {@link #start}
-         * refuses it with {@link #threadPerSession()}. In-VM pipes have no I/O threads and ignore it.
-         * With {@code IO_THREADS} a session's end, and so {@link #onFailure}, may also run on an I/O
-         * thread: keep that callback short and non-blocking.
+         * {@link Dispatch#ADAPTIVE} (on the I/O thread for strict handlers whose runs are short, on workers
+         * otherwise). {@link Dispatch#IO_THREADS} needs continuation mode: {@link #start} refuses it with
+         * {@link #threadPerSession()}, where {@code ADAPTIVE} means {@code WORKERS}. In-VM pipes have no
+         * I/O threads and ignore it. With {@code IO_THREADS} or {@code ADAPTIVE} a session's end, and so
+         * {@link #onFailure}, may also run on an I/O thread: keep that callback short and non-blocking.
          */
         public Builder dispatch(Dispatch dispatch) {
             this.dispatch = Objects.requireNonNull(dispatch, "dispatch");

@@ -14,9 +14,9 @@ import org.apache.mina.transport.socket.nio.NioSession;
 /**
  * The MINA I/O processor pool of a TCP server or connector ({@link FlowNioProcessors}), with the
  * threads of its {@link Dispatch}: MINA's own cached pool for {@link Dispatch#WORKERS}, the scheduler's
- * carrier threads for {@link Dispatch#IO_THREADS}. The one place where servers and connectors create
- * their processors. Released by {@link #close()}
- * after the acceptor or connector using it is disposed; thread-safe.
+ * carrier threads for {@link Dispatch#IO_THREADS} and {@link Dispatch#ADAPTIVE}. The one place where
+ * servers and connectors create their processors. Released by {@link #close()} after the acceptor or
+ * connector using it is disposed; thread-safe.
  *
  * <p>A processor loop that an {@link OutOfMemoryError} escapes runs again on the same thread (after a
  * millisecond's pause, counted in {@link #outOfMemoryErrors()}): MINA's loop catches only {@code
@@ -28,6 +28,9 @@ final class IoProcessors implements AutoCloseable {
     private static final long STOP_WAIT_SECONDS = 10;
     /** The pause before a processor loop runs again after an {@link OutOfMemoryError}. */
     private static final long OOM_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** The threads (of one {@link IoProcessors}) whose processor loop runs on the calling thread, if any. */
+    private static final ThreadLocal<Executor> LOOP = new ThreadLocal<>();
 
     private final SimpleIoProcessorPool<NioSession> pool;
     /** The processors' threads: MINA-like plain threads, or the scheduler's carriers. */
@@ -58,21 +61,22 @@ final class IoProcessors implements AutoCloseable {
 
     /**
      * Creates {@code count} processors ({@code 0}: MINA's default, processors + 1) for {@code dispatch};
-     * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} only); with {@code daemon},
-     * the threads are daemon threads; with {@code keepLoops} (a server's), a processor keeps its loop
-     * and thread while it has no session, until it is closed.
+     * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} and {@code ADAPTIVE} only);
+     * with {@code daemon}, the threads are daemon threads; with {@code keepLoops} (a server's), a
+     * processor keeps its loop and thread while it has no session, until it is closed.
      */
     static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name, boolean daemon,
             boolean keepLoops) {
         int n = count > 0 ? count : FlowNioProcessors.DEFAULT_SIZE;
         ThreadPoolExecutor threads;
-        if (dispatch != Dispatch.IO_THREADS && daemon) {
+        if (dispatch == Dispatch.WORKERS && daemon) {
             threads = daemonThreads(name + "-io");
-        } else if (dispatch != Dispatch.IO_THREADS) {
+        } else if (dispatch == Dispatch.WORKERS) {
             // What MINA's pool creates for itself when given no executor.
             threads = (ThreadPoolExecutor) Executors.newCachedThreadPool();
         } else {
-            threads = (ThreadPoolExecutor) Executors.newCachedThreadPool(scheduler.carrierThreadFactory(name + "-io"));
+            threads = (ThreadPoolExecutor) Executors.newCachedThreadPool(dispatch == Dispatch.ADAPTIVE
+                    ? scheduler.adaptiveCarrierThreadFactory(name + "-io") : scheduler.carrierThreadFactory(name + "-io"));
             threads.setRejectedExecutionHandler(new ThreadPoolExecutor.CallerRunsPolicy());
         }
         AtomicLong outOfMemoryErrors = new AtomicLong();
@@ -104,15 +108,11 @@ final class IoProcessors implements AutoCloseable {
             @Override
             public void execute(Runnable loop) {
                 threads.execute(() -> {
-                    for (;;) {
-                        try {
-                            loop.run();
-                            return;
-                        } catch (OutOfMemoryError e) {
-                            outOfMemoryErrors.incrementAndGet();
-                            // Let the collector catch up before the loop allocates again; keeps the interrupt.
-                            LockSupport.parkNanos(OOM_PAUSE_NANOS);
-                        }
+                    LOOP.set(threads);
+                    try {
+                        runSurviving(loop, outOfMemoryErrors);
+                    } finally {
+                        LOOP.remove();
                     }
                 });
             }
@@ -122,6 +122,25 @@ final class IoProcessors implements AutoCloseable {
                 return keepLoops;
             }
         };
+    }
+
+    /** Runs {@code loop}, again after each {@link OutOfMemoryError} (counted) that escapes it. */
+    private static void runSurviving(Runnable loop, AtomicLong outOfMemoryErrors) {
+        for (;;) {
+            try {
+                loop.run();
+                return;
+            } catch (OutOfMemoryError e) {
+                outOfMemoryErrors.incrementAndGet();
+                // Let the collector catch up before the loop allocates again; keeps the interrupt.
+                LockSupport.parkNanos(OOM_PAUSE_NANOS);
+            }
+        }
+    }
+
+    /** Whether the calling thread runs one of these processors' loops (a session flow resumed there included). */
+    boolean ownsCurrentThread() {
+        return LOOP.get() == threads;
     }
 
     /** The {@link OutOfMemoryError}s that escaped a processor loop, which then ran again. */

@@ -7,10 +7,11 @@
  * let flows wait on MINA futures ({@link dev.flow.mina.MinaIoFutureAdapter}) and make
  * {@code IoFuture.await*()} calls suspension points ({@link dev.flow.mina.MinaSuspensionPoints}).
  *
- * <p>Thread model: MINA's I/O threads only move bytes into transport buffers and complete awaitables;
- * flow code runs on {@link dev.flow.FlowScheduler} workers (or on a session's or the caller's thread in
- * sync use) and never on an I/O processor, where MINA forbids blocking, unless a server or connector
- * is built with {@link dev.flow.mina.Dispatch#IO_THREADS}: then a flow woken by its own input resumes on
- * the I/O processor thread that read it, and a wait there that cannot suspend is refused.
+ * <p>Thread model: MINA's I/O threads move bytes into transport buffers and complete awaitables; flow
+ * code runs on {@link dev.flow.FlowScheduler} workers (or on a session's or the caller's thread in sync
+ * use), except where the {@link dev.flow.mina.Dispatch} lets a flow woken by its own input resume on the
+ * I/O processor thread that read it: always with {@code IO_THREADS} (a wait there that cannot suspend is
+ * refused), and with {@code ADAPTIVE}, a server's default, only for flows instrumented strict whose runs
+ * are short. A connector's default is {@code WORKERS}: never on an I/O processor.
  */
 package dev.flow.mina;

@@ -15,9 +15,6 @@ import dev.flow.Transport;
 import dev.flow.TransportConfig;
 import dev.flow.UnsuspendableFrameException;
 import dev.flow.loader.ContinuationClassLoader;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -89,30 +86,11 @@ class FlowServerIoDispatchTest {
         return s;
     }
 
-    /** A plain socket client of {@code server}. */
-    private final class Client {
-        final Socket socket;
-        final BufferedReader in;
-        final OutputStream out;
-
-        Client(FlowServer server) throws Exception {
-            socket = new Socket();
-            sockets.add(socket);
-            socket.connect(server.localAddress(), 5000);
-            socket.setSoTimeout(5000);
-            in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-            out = socket.getOutputStream();
-        }
-
-        void send(String line) throws Exception {
-            out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        }
-
-        String call(String line) throws Exception {
-            send(line);
-            return in.readLine();
-        }
+    /** A plain socket client of {@code server}, closed after the test. */
+    private LineSocketClient client(FlowServer server) throws Exception {
+        LineSocketClient c = new LineSocketClient(server.localAddress());
+        sockets.add(c.socket);
+        return c;
     }
 
     private void awaitSuspended(int n) {
@@ -127,9 +105,9 @@ class FlowServerIoDispatchTest {
     @Test
     void manySessionsAreServedOnTheirOneIoThread() throws Exception {
         FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
-        List<Client> clients = new ArrayList<>();
+        List<LineSocketClient> clients = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            Client c = new Client(server);
+            LineSocketClient c = client(server);
             assertTrue(c.call("hello " + i).startsWith("hello " + i + " on "));
             clients.add(c);
         }
@@ -163,7 +141,7 @@ class FlowServerIoDispatchTest {
     void aFlowThatSleepsOrAwaitsAFutureResumesOnAWorkerAndKeepsItsSession() throws Exception {
         CompletableFuture<String> later = new CompletableFuture<>();
         FlowServer server = server("flowtest.mina.ThreadEcho", later);
-        Client c = new Client(server);
+        LineSocketClient c = client(server);
         c.call("first");
         awaitSuspended(1);
         assertTrue(threadOf(c.call("input")).contains("NioProcessor"));
@@ -197,9 +175,9 @@ class FlowServerIoDispatchTest {
     }
 
     private void pinnedWaitsFail(FlowServer server, CompletableFuture<String> never) throws Exception {
-        Client c = new Client(server);
+        LineSocketClient c = client(server);
         awaitSuspended(1);
-        Client other = new Client(server);
+        LineSocketClient other = client(server);
         c.send("go");
         Conditions.await("the pinned wait to fail", () -> !failures.isEmpty(), failures::toString);
         Throwable e = failures.peek();
@@ -215,10 +193,10 @@ class FlowServerIoDispatchTest {
     }
 
     /** {@code n} clients of {@code server} whose session flows have served a line and suspended. */
-    private List<Client> suspendedSessions(FlowServer server, int n) throws Exception {
-        List<Client> clients = new ArrayList<>();
+    private List<LineSocketClient> suspendedSessions(FlowServer server, int n) throws Exception {
+        List<LineSocketClient> clients = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Client c = new Client(server);
+            LineSocketClient c = client(server);
             c.call("x");
             clients.add(c);
         }
@@ -229,12 +207,12 @@ class FlowServerIoDispatchTest {
     @Test
     void closingTheServerEndsEveryFlowCleanly() throws Exception {
         FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
-        List<Client> clients = suspendedSessions(server, 20);
+        List<LineSocketClient> clients = suspendedSessions(server, 20);
         long failedBefore = scheduler.stats().failed();
         server.close();
         Conditions.await("the scheduler to be idle", () -> scheduler.stats().isIdle(), () -> scheduler.stats().toString());
         assertEquals(20, scheduler.stats().failed() - failedBefore, "each flow failed at its read");
-        for (Client c : clients) {
+        for (LineSocketClient c : clients) {
             assertNull(c.in.readLine());
         }
     }
@@ -242,12 +220,12 @@ class FlowServerIoDispatchTest {
     @Test
     void closingTheSchedulerFailsFlowsSuspendedOnTheIoDispatch() throws Exception {
         FlowServer server = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
-        List<Client> clients = suspendedSessions(server, 20);
+        List<LineSocketClient> clients = suspendedSessions(server, 20);
         scheduler.close();
         assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
         FlowStats st = scheduler.stats();
         assertEquals(0, st.active() + st.running() + st.suspended() + st.queued(), st.toString());
-        for (Client c : clients) {
+        for (LineSocketClient c : clients) {
             assertNull(c.in.readLine(), "the session of a failed flow is closed");
         }
     }
@@ -284,9 +262,9 @@ class FlowServerIoDispatchTest {
     void aFlowOnAnIoThreadConnectsToAnotherServerAndTalksToBoth() throws Exception {
         FlowServer backend = server("flowtest.mina.ThreadEcho", new CompletableFuture<String>());
         FlowServer proxy = server("flowtest.mina.Proxy", connector.connector(backend.localAddress()));
-        List<Client> clients = new ArrayList<>();
+        List<LineSocketClient> clients = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            clients.add(new Client(proxy));
+            clients.add(client(proxy));
         }
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < clients.size(); i++) {

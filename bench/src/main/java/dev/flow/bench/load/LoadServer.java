@@ -47,7 +47,7 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * or until {@code --max-seconds} have passed.
  *
  * <pre>
- * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
+ * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-workers|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
  *      [--handlers=samples|plain] [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  * {@code --io-processors} defaults to the system property {@value #IO_PROCESSORS_PROPERTY}, else 0 (MINA's

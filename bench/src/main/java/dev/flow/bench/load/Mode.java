@@ -10,14 +10,22 @@ import java.util.Locale;
 public enum Mode {
     /** Plain {@code ServerSocket}, one platform thread per connection running {@code LineEcho}. */
     SYNC("sync"),
-    /** {@code FlowServer} + {@code ContinuationClassLoader}, policy {@code immediately()}. */
+    /**
+     * {@code FlowServer} + {@code ContinuationClassLoader}, policy {@code immediately()}, the server's
+     * default dispatch ({@code Dispatch.ADAPTIVE}).
+     */
     CONTINUATION_IMMEDIATELY("continuation-immediately"),
+    /**
+     * {@code continuation-immediately} with {@code Dispatch.WORKERS}: every flow woken by its input is
+     * handed to a worker (the default before {@code ADAPTIVE}).
+     */
+    CONTINUATION_WORKERS("continuation-workers"),
     /**
      * {@code continuation-immediately} with {@code Dispatch.IO_THREADS}: a flow woken by its input
      * resumes on the MINA I/O thread that read it.
      */
     CONTINUATION_IO("continuation-io"),
-    /** Same, policy {@code after(1 ms)}. */
+    /** {@code continuation-immediately}'s loader and dispatch, policy {@code after(1 ms)}. */
     CONTINUATION_AFTER1MS("continuation-after1ms"),
     /** Same, policy {@code adaptive()}. */
     CONTINUATION_ADAPTIVE("continuation-adaptive"),
@@ -44,19 +52,27 @@ public enum Mode {
 
     /** Whether the mode runs flows through the class loader. */
     public boolean continuation() {
-        return this == CONTINUATION_IMMEDIATELY || this == CONTINUATION_IO || this == CONTINUATION_AFTER1MS
-                || this == CONTINUATION_ADAPTIVE;
+        return this == CONTINUATION_IMMEDIATELY || this == CONTINUATION_WORKERS || this == CONTINUATION_IO
+                || this == CONTINUATION_AFTER1MS || this == CONTINUATION_ADAPTIVE;
     }
 
-    /** Where the flows of a continuation mode resume on input. */
+    /** Where the flows of a continuation mode resume on input: the server's default unless the mode names one. */
     Dispatch dispatch() {
-        return this == CONTINUATION_IO ? Dispatch.IO_THREADS : Dispatch.WORKERS;
+        switch (this) {
+            case CONTINUATION_IO:
+                return Dispatch.IO_THREADS;
+            case CONTINUATION_WORKERS:
+                return Dispatch.WORKERS;
+            default:
+                return Dispatch.ADAPTIVE;
+        }
     }
 
     /** The suspend policy of a continuation mode. */
     SuspendPolicy policy() {
         switch (this) {
             case CONTINUATION_IMMEDIATELY:
+            case CONTINUATION_WORKERS:
             case CONTINUATION_IO:
                 return SuspendPolicy.immediately();
             case CONTINUATION_AFTER1MS:
@@ -88,7 +104,8 @@ public enum Mode {
             }
         }
         throw new IllegalArgumentException("mode: " + s + " (expected one of: sync, continuation-immediately,"
-                + " continuation-io, continuation-after1ms, continuation-adaptive, mina, virtual, netty)");
+                + " continuation-workers, continuation-io, continuation-after1ms, continuation-adaptive, mina, virtual,"
+                + " netty)");
     }
 
     @Override

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The soak program: a {@code FlowServer} running {@link dev.flow.bench.soak.handlers.SoakHandler} in
- * continuation mode (flows resumed on the MINA I/O threads with {@code --io-threads}; or sync mode, {@code --sync}) under a mixed load with faults, from client threads
+ * continuation mode (the server's default dispatch, {@code Dispatch.ADAPTIVE}; every flow resumed on the MINA
+ * I/O threads with {@code --io-threads}; or sync mode, {@code --sync}) under a mixed load with faults, from client threads
  * in the same JVM on 127.0.0.1, for a bounded time. The clients ({@link Peer}): well-behaved echo
  * clients, slow peers (one byte per 100 ms: the line timeout must cut them), peers that reset in the
  * middle of a line or of a response, peers that stop reading (the write timeout must close their

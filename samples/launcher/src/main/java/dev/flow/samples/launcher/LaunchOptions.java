@@ -13,11 +13,12 @@ import java.util.Optional;
 /**
  * The parsed and validated command line of a sample server:
  * {@code --port P --mode sync|continuation [--workers N] [--policy immediately|after:1ms|adaptive]
- * [--dispatch workers|io-threads]} plus the protocol's own settings. Immutable.
+ * [--dispatch adaptive|workers|io-threads]} plus the protocol's own settings. Immutable.
  *
  * <p>Defaults: port 0 (a free one), mode continuation, 2 workers, policy {@code immediately}, dispatch
- * {@code workers}, at most 65,536 sessions at once (more are closed at once), a grace period of 10 s on
- * SIGTERM ({@code --grace}). Sync mode runs one thread per session and takes none of {@code --workers},
+ * {@code adaptive} (the server's default; through the loader route the samples load lenient, so their
+ * flows resume on workers), at most 65,536 sessions at once (more are closed at once), a grace period of
+ * 10 s on SIGTERM ({@code --grace}). Sync mode runs one thread per session and takes none of {@code --workers},
  * {@code --policy}, {@code --dispatch}.
  */
 public final class LaunchOptions {
@@ -159,7 +160,7 @@ public final class LaunchOptions {
                     + " (expected: only with --mode continuation; sync mode runs one thread per session, see --max-sessions)");
         }
         return new LaunchOptions(port, mode, workers != null ? workers : 2,
-                policy != null ? policy : SuspendPolicy.immediately(), dispatch != null ? dispatch : Dispatch.WORKERS,
+                policy != null ? policy : SuspendPolicy.immediately(), dispatch != null ? dispatch : Dispatch.ADAPTIVE,
                 maxSessions, maxStartingSessions, settings, help, grace, stopLimit, clientSpeaksFirst);
     }
 
@@ -195,12 +196,14 @@ public final class LaunchOptions {
 
     private static Dispatch parseDispatch(String v) {
         switch (v) {
+            case "adaptive":
+                return Dispatch.ADAPTIVE;
             case "workers":
                 return Dispatch.WORKERS;
             case "io-threads":
                 return Dispatch.IO_THREADS;
             default:
-                throw new IllegalArgumentException("--dispatch: " + v + " (expected: workers or io-threads)");
+                throw new IllegalArgumentException("--dispatch: " + v + " (expected: adaptive, workers or io-threads)");
         }
     }
 
@@ -248,7 +251,7 @@ public final class LaunchOptions {
     public static String usage(SampleProtocol protocol) {
         StringBuilder b = new StringBuilder();
         b.append("usage: java -jar ").append(protocol.name()).append(".jar --port P --mode sync|continuation")
-                .append(" [--workers N] [--policy immediately|after:1ms|adaptive] [--dispatch workers|io-threads]")
+                .append(" [--workers N] [--policy immediately|after:1ms|adaptive] [--dispatch adaptive|workers|io-threads]")
                 .append(" [settings]\n")
                 .append("  --port P          TCP port on 127.0.0.1; 0 picks a free one (default 0)\n")
                 .append("  --mode M          sync: loaded normally, one thread per session;\n")

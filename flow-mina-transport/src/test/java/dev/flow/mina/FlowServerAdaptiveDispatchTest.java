@@ -1,0 +1,186 @@
+package dev.flow.mina;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.flow.FlowScheduler;
+import dev.flow.FlowStats;
+import dev.flow.SuspendPolicy;
+import dev.flow.loader.ContinuationClassLoader;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link Dispatch#ADAPTIVE}, a server's default: a strict session flow whose runs are short resumes on the
+ * I/O thread that read its input; a lenient one, and one whose last run was long, resumes on workers.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FlowServerAdaptiveDispatchTest {
+
+    private static final InetSocketAddress ANY_LOOPBACK_PORT = new InetSocketAddress(Pairs.LOOPBACK, 0);
+    private static final ContinuationClassLoader STRICT = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(true).build();
+    private static final ContinuationClassLoader LENIENT = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(false).build();
+    /** Lines a session is sent at most before it must have come back to its I/O thread. */
+    private static final int MAX_LINES = 200;
+
+    private final FlowScheduler scheduler = FlowScheduler.builder()
+            .workers(1).policy(SuspendPolicy.immediately()).name("adaptive-test").build();
+    private final FlowConnector connector = FlowConnector.builder().build();
+    private final List<FlowServer> servers = new ArrayList<>();
+    private final List<Socket> sockets = new ArrayList<>();
+    private final Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+
+    @AfterEach
+    void checkNothingLeaked() throws Exception {
+        for (Socket s : sockets) {
+            s.close();
+        }
+        Teardown.closeAll(connector, servers, scheduler);
+        FlowStats st = scheduler.stats();
+        assertEquals(0, st.active() + st.running() + st.suspended() + st.queued(), st.toString());
+    }
+
+    /** A server with the default dispatch, one I/O thread, running {@code handler} loaded by {@code loader}. */
+    private FlowServer server(ContinuationClassLoader loader, String handler, Object... args) throws Exception {
+        FlowServer s = FlowServer.builder().scheduler(scheduler).ioProcessors(1)
+                .onFailure((t, e) -> failures.add(e))
+                .handler(loader, handler, args).start(ANY_LOOPBACK_PORT);
+        servers.add(s);
+        return s;
+    }
+
+    /** A plain socket client of {@code server}, closed after the test. */
+    private LineSocketClient client(FlowServer server) throws Exception {
+        LineSocketClient c = new LineSocketClient(server.localAddress());
+        sockets.add(c.socket);
+        return c;
+    }
+
+    /** Sends {@code line} through {@code c}; returns the name of the thread that answered it. */
+    private static String threadAnswering(LineSocketClient c, String line) throws Exception {
+        String reply = c.call(line);
+        assertTrue(reply != null && reply.startsWith(line + " on "), "reply to " + line + ": " + reply);
+        return reply.substring(line.length() + 4);
+    }
+
+    /**
+     * Sends lines through {@code c} until one is answered on an I/O thread ({@value #MAX_LINES} at most);
+     * returns how many.
+     */
+    private int linesUntilAnsweredOnTheIoThread(LineSocketClient c) throws Exception {
+        for (int i = 1; i <= MAX_LINES; i++) {
+            if (isIoThread(threadAnswering(c, "line " + i))) {
+                return i;
+            }
+        }
+        throw new AssertionError(MAX_LINES + " lines answered, none on the I/O thread");
+    }
+
+    private boolean isIoThread(String name) {
+        return name.contains("NioProcessor");
+    }
+
+    private boolean isWorker(String name) {
+        return name.startsWith("adaptive-test-worker");
+    }
+
+    @Test
+    void aStrictSessionWhoseRunsAreShortIsServedOnItsIoThreadByDefault() throws Exception {
+        LineSocketClient c = client(server(STRICT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()));
+        String first = threadAnswering(c, "first");
+        assertTrue(isWorker(first), "a session's first runs are on workers: " + first);
+        linesUntilAnsweredOnTheIoThread(c);
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    @Test
+    void aLenientSessionIsAlwaysResumedOnWorkers() throws Exception {
+        LineSocketClient c = client(server(LENIENT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()));
+        for (int i = 0; i < 50; i++) {
+            String thread = threadAnswering(c, "line " + i);
+            assertTrue(isWorker(thread), "line " + i + " answered on " + thread);
+        }
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    @Test
+    void aLenientSessionsPinnedWaitBlocksAWorkerInsteadOfBeingRefused() throws Exception {
+        CompletableFuture<String> later = new CompletableFuture<>();
+        LineSocketClient c = client(server(LENIENT, "flowtest.mina.PinnedOnCarrier", later));
+        c.send("go");
+        Conditions.await("the flow to block in its pinned wait", () -> scheduler.stats().running() == 1,
+                () -> scheduler.stats().toString());
+        later.complete("released");
+        assertEquals("unreachable released", c.in.readLine());
+        assertNull(c.in.readLine());
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    @Test
+    void twoRunsLongerThanAMillisecondSendTheSessionBackToWorkersUntilItsRunsAreShortAgain() throws Exception {
+        FlowServer server = server(STRICT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>());
+        LineSocketClient c = client(server);
+        linesUntilAnsweredOnTheIoThread(c);
+        threadAnswering(c, "spin");
+        threadAnswering(c, "spin");
+        String after = threadAnswering(c, "after");
+        assertTrue(isWorker(after), "the run after a second long one is on a worker: " + after);
+        int lines = linesUntilAnsweredOnTheIoThread(c);
+        assertTrue(lines >= 4, "back on the I/O thread only after four short runs in a row: " + lines + " lines");
+        LineSocketClient other = client(server);
+        assertTrue(linesUntilAnsweredOnTheIoThread(other) > 0, "another session is not affected");
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    @Test
+    void aHandlerOnItsIoThreadThatClosesItsServerDoesNotWaitForItself() throws Exception {
+        AtomicReference<AutoCloseable> self = new AtomicReference<>();
+        FlowServer server = server(STRICT, "flowtest.mina.StoppingEcho", self);
+        self.set(server);
+        LineSocketClient c = client(server);
+        linesUntilAnsweredOnTheIoThread(c);
+        long start = System.nanoTime();
+        c.send("stop");
+        String reply = c.in.readLine();
+        assertTrue(reply == null || reply.equals("stopped"), "after stop: " + reply);
+        Conditions.await("the session to end", () -> server.openSessions() == 0, () -> server.stats().toString());
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(millis < 10_000, "stopped in " + millis + " ms, not after close's own time-outs");
+        assertTrue(server.isClosed());
+        assertThrows(IOException.class, () -> new Socket(Pairs.LOOPBACK, ((InetSocketAddress) server.localAddress()).getPort()).close(),
+                "no longer accepting");
+    }
+
+    @Test
+    void syncModeTakesTheAdaptiveDispatchAsWorkers() throws Exception {
+        FlowServer server = FlowServer.builder().threadPerSession().dispatch(Dispatch.ADAPTIVE)
+                .handler(LENIENT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()).start(ANY_LOOPBACK_PORT);
+        servers.add(server);
+        String thread = threadAnswering(client(server), "hello");
+        assertFalse(isIoThread(thread) || isWorker(thread), "answered on the session's own thread: " + thread);
+    }
+
+    @Test
+    void aConnectorRefusesTheAdaptiveDispatchWithoutAScheduler() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FlowConnector.builder().dispatch(Dispatch.ADAPTIVE, null));
+        assertEquals("scheduler: null (expected: the scheduler whose flows the I/O threads run, with Dispatch.ADAPTIVE)",
+                e.getMessage());
+    }
+}
