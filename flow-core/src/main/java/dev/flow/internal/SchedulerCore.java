@@ -35,8 +35,8 @@ import org.slf4j.Logger;
  *
  * <p>Flows run on its workers; a completed awaited operation (on any thread, including a MINA I/O
  * processor) merely puts the flow back on the ready queue, unless it completes on a <em>carrier</em>
- * of this core ({@link #carrierThreadFactory}), which runs the flow inline (an adaptive carrier only the
- * flows it may run). Every suspension has one wake-up ({@link Ticket}); whoever claims it (the
+ * of this core ({@link #carrierThreadFactory}) or a shared one ({@link #sharedCarrierThreadFactory}), which
+ * runs the flow inline (an adaptive carrier only the flows it may run). Every suspension has one wake-up ({@link Ticket}); whoever claims it (the
  * operation, a timeout, a cancel, {@link #close}) alone resumes the flow, so a flow is touched by one
  * thread at a time. After arming the wake-up, the suspending worker no longer touches the flow.
  * Thread-safe.
@@ -87,6 +87,8 @@ public final class SchedulerCore {
     /** The live carrier threads of this core (see {@link #carrierThreadFactory}). */
     private final Set<Carrier> carriers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger carrierIds = new AtomicInteger();
+    /** The live shared carriers, of no core (see {@link #sharedCarrierThreadFactory}). */
+    private static final Set<Carrier> SHARED_CARRIERS = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor timer;
     /**
      * Every thread the timer made: {@link #close} joins them, as the executor's own termination comes
@@ -562,7 +564,7 @@ public final class SchedulerCore {
                 w.next = f;
                 return;
             }
-        } else if (t instanceof Carrier && ((Carrier) t).core == this && !closing && ((Carrier) t).mayRun(f)) {
+        } else if (t instanceof Carrier && ((Carrier) t).runs(this) && !closing && ((Carrier) t).mayRun(f)) {
             runInline(f, (Carrier) t);
             return;
         }
@@ -579,7 +581,8 @@ public final class SchedulerCore {
      * (a flow woken by the running one, or by itself while it registered its wake-up) only queues it
      * locally: the outer call runs it once the running flow has parked or ended, so that flows never
      * nest on one stack. After {@link #INLINE_RUNS} runs the rest go to the ready queue. The carrier's
-     * own interrupt status is kept across the flows it runs.
+     * own interrupt status is kept across the flows it runs. Each flow runs and is handed off by its
+     * own core: a shared carrier's queue may hold flows of several.
      */
     private void runInline(FlowState f, Carrier c) {
         if (c.busy) {
@@ -591,15 +594,16 @@ public final class SchedulerCore {
         try {
             int runs = 0;
             for (FlowState g = f; g != null; g = c.local.poll()) {
-                if (runs++ >= INLINE_RUNS || stopping) {
-                    handOff(g);
+                SchedulerCore core = g.scheduler;
+                if (runs++ >= INLINE_RUNS || core.stopping) {
+                    core.handOff(g);
                     continue;
                 }
-                runSurviving(g, c);
+                core.runSurviving(g, c);
             }
         } finally {
             for (FlowState g; (g = c.local.poll()) != null; ) {
-                handOff(g);
+                g.scheduler.handOff(g);
             }
             c.busy = false;
             if (interrupted) {
@@ -619,12 +623,27 @@ public final class SchedulerCore {
      * to the workers. Threads are named {@code namePrefix-N}, not daemon.
      */
     public ThreadFactory carrierThreadFactory(String namePrefix, boolean adaptive) {
+        return carrierThreadFactory(this, namePrefix, adaptive, carrierIds, carriers);
+    }
+
+    /**
+     * Returns a factory of <em>shared</em> carriers: like {@link #carrierThreadFactory}'s, but of no
+     * core, so they run inline the flows of every core they wake (each flow counted, timed and handed
+     * off by its own core). For a transport whose I/O threads serve flows of several schedulers (a
+     * client connector). Threads are named {@code namePrefix-N}, not daemon.
+     */
+    public static ThreadFactory sharedCarrierThreadFactory(String namePrefix, boolean adaptive) {
+        return carrierThreadFactory(null, namePrefix, adaptive, new AtomicInteger(), SHARED_CARRIERS);
+    }
+
+    private static ThreadFactory carrierThreadFactory(SchedulerCore core, String namePrefix, boolean adaptive,
+            AtomicInteger ids, Set<Carrier> live) {
         Objects.requireNonNull(namePrefix, "namePrefix");
         return r -> {
-            Carrier c = new Carrier(this, r, namePrefix + "-" + carrierIds.incrementAndGet(), adaptive);
+            Carrier c = new Carrier(core, r, namePrefix + "-" + ids.incrementAndGet(), adaptive, live);
             // Like MINA's own I/O threads, whatever the creating thread is.
             c.setDaemon(false);
-            carriers.add(c);
+            live.add(c);
             return c;
         };
     }
@@ -639,20 +658,30 @@ public final class SchedulerCore {
     }
 
     /**
-     * A thread of a transport that runs the flows of {@link #core} it wakes; see {@link
-     * #carrierThreadFactory}. {@link #busy} and {@link #local} are used by this thread only.
+     * A thread of a transport that runs the flows of {@link #core} it wakes, or of every core if it is a
+     * shared carrier; see {@link #carrierThreadFactory}. {@link #busy} and {@link #local} are used by
+     * this thread only.
      */
     static final class Carrier extends Runner {
+        /** The core whose flows this carrier runs, or {@code null} for a shared carrier (every core's). */
         final SchedulerCore core;
         /** Whether this carrier runs only the flows {@link FlowState#mayRunOnCarrier()} allows. */
         final boolean adaptive;
+        /** The set of live carriers this one is in, until it ends. */
+        private final Set<Carrier> live;
         boolean busy;
         final ArrayDeque<FlowState> local = new ArrayDeque<>(4);
 
-        Carrier(SchedulerCore core, Runnable target, String name, boolean adaptive) {
+        Carrier(SchedulerCore core, Runnable target, String name, boolean adaptive, Set<Carrier> live) {
             super(target, name);
             this.core = core;
             this.adaptive = adaptive;
+            this.live = live;
+        }
+
+        /** Whether this carrier runs the flows of {@code c} inline. */
+        boolean runs(SchedulerCore c) {
+            return core == c || core == null;
         }
 
         /** Whether this carrier runs {@code f}, just woken here, inline. */
@@ -665,7 +694,7 @@ public final class SchedulerCore {
             try {
                 super.run();
             } finally {
-                core.carriers.remove(this);
+                live.remove(this);
             }
         }
     }
@@ -724,7 +753,7 @@ public final class SchedulerCore {
             terminate();
         }
         Thread self = Thread.currentThread();
-        boolean onWorker = isWorker(self) || self instanceof Carrier && ((Carrier) self).core == this;
+        boolean onWorker = isWorker(self) || self instanceof Carrier && runsOwnFlow((Carrier) self);
         try {
             if (!onWorker && graceNanos > 0) {
                 termination.await(graceNanos, TimeUnit.NANOSECONDS);
@@ -745,6 +774,15 @@ public final class SchedulerCore {
             Thread.currentThread().interrupt();
             stopAll();
         }
+    }
+
+    /**
+     * Whether {@code c} is a carrier of this core, or a shared one now running a flow of this core: a
+     * {@link #close} there must not wait for that flow.
+     */
+    private boolean runsOwnFlow(Carrier c) {
+        FlowState running = c.current;
+        return c.core == this || c.core == null && running != null && running.scheduler == this;
     }
 
     private void stopAll() {
@@ -916,9 +954,10 @@ public final class SchedulerCore {
         List<Object[]> out = new ArrayList<>();
         List<Runner> runners = new ArrayList<>(List.of(workers));
         runners.addAll(carriers);
+        runners.addAll(SHARED_CARRIERS);
         for (Runner w : runners) {
             FlowState f = w.current;
-            if (f != null) {
+            if (f != null && f.scheduler == this) {
                 out.add(new Object[] {f, w, w.getStackTrace()});
             }
         }

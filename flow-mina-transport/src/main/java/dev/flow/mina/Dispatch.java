@@ -3,13 +3,13 @@ package dev.flow.mina;
 /**
  * Where a session flow resumes when the input (or write completion) it waits for arrives on a MINA I/O
  * processor thread of its server or connector. Set with {@link FlowServer.Builder#dispatch(Dispatch)}
- * or {@link FlowConnector.Builder#dispatch(Dispatch, dev.flow.FlowScheduler)}; applies to TCP (in-VM
- * pipes have no I/O processor threads) and to continuation mode.
+ * or {@link FlowConnector.Builder#dispatch(Dispatch)}; applies to TCP (in-VM pipes have no I/O processor
+ * threads) and to continuation mode.
  */
 public enum Dispatch {
     /**
-     * The I/O thread hands the flow to the scheduler's workers through its ready queue (a connector's
-     * default). Handler code may compute, and may block where it cannot suspend (pinned waits), without
+     * The I/O thread hands the flow to the scheduler's workers through its ready queue. Handler code may
+     * compute, and may block where it cannot suspend (pinned waits), without
      * holding up other sessions; every wake-up costs a hand-off between threads.
      */
     WORKERS,
@@ -23,7 +23,7 @@ public enum Dispatch {
      */
     IO_THREADS,
     /**
-     * A server's default: {@link #IO_THREADS} for the sessions it is safe for, {@link #WORKERS} for the
+     * The default of servers and connectors: {@link #IO_THREADS} for the sessions it is safe for, {@link #WORKERS} for the
      * others, decided per session. A flow woken by its own input resumes on the I/O thread that read it
      * only if
      * <ul>

@@ -58,10 +58,11 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  * {@link Builder#filter(String, IoFilter)} adds any MINA filter that passes {@code IoBuffer}s through.
  *
  * <p><b>Threads.</b> Thread-safe. One MINA handler is shared by all connections; it attaches a
- * {@link MinaTransport} to each session and only buffers data and completes awaitables on MINA
- * threads (with {@link Builder#dispatch Dispatch.IO_THREADS}, they also resume the chosen scheduler's
- * flows woken by their input). The MINA connectors (and their I/O threads) are created on first use per address type and
- * released by {@link #close()}, which must not be called on a MINA I/O processor thread.
+ * {@link MinaTransport} to each session, buffers data and completes awaitables on MINA threads, and
+ * with the default {@link Dispatch#ADAPTIVE} its I/O threads also resume the strict client flows woken by
+ * their input whose runs are short, of whichever scheduler ({@link Builder#dispatch(Dispatch)}). The MINA
+ * connectors (and their I/O threads) are created on first use per address type and released by {@link
+ * #close()}, which must not be called on another connector's or a server's MINA I/O processor thread.
  */
 public final class FlowConnector implements AutoCloseable {
 
@@ -255,11 +256,14 @@ public final class FlowConnector implements AutoCloseable {
 
     /**
      * Closes every connection of this connector and releases its MINA threads. Blocks until the
-     * sessions are closed; a second call does nothing. Must not be called on a MINA I/O thread.
+     * sessions are closed; a second call does nothing. Called by a flow running on one of this
+     * connector's own I/O threads (see {@link Builder#dispatch(Dispatch)}), which the close waits for, it
+     * closes on a thread of its own and returns at once. Must not be called on another MINA I/O thread.
      */
     @Override
     public void close() {
         List<IoConnector> connectors = new ArrayList<>(2);
+        IoProcessors own;
         synchronized (this) {
             if (closed) {
                 return;
@@ -271,7 +275,19 @@ public final class FlowConnector implements AutoCloseable {
             if (vmPipe != null) {
                 connectors.add(vmPipe);
             }
+            own = tcpProcessors;
         }
+        if (own != null && own.ownsCurrentThread()) {
+            Thread closer = new Thread(() -> release(connectors), this + "-close");
+            closer.setDaemon(daemon);
+            closer.start();
+            return;
+        }
+        release(connectors);
+    }
+
+    /** Closes the sessions of {@code connectors}, disposes them, then releases the threads. */
+    private void release(List<IoConnector> connectors) {
         for (IoConnector c : connectors) {
             List<CloseFuture> closing = new ArrayList<>();
             for (IoSession s : c.getManagedSessions().values()) {
@@ -352,7 +368,8 @@ public final class FlowConnector implements AutoCloseable {
         private Duration connectTimeout;
         private int ioProcessors;
         private boolean daemon;
-        private Dispatch dispatch = Dispatch.WORKERS;
+        private Dispatch dispatch = Dispatch.ADAPTIVE;
+        /** The scheduler whose flows the I/O threads run, or {@code null} for every scheduler's. */
         private FlowScheduler dispatchScheduler;
         private final FilterList filters = new FilterList();
 
@@ -400,12 +417,22 @@ public final class FlowConnector implements AutoCloseable {
         }
 
         /**
-         * Where flows of {@code scheduler} resume when the input they wait for on one of this
-         * connector's TCP connections arrives on its I/O processor thread; default {@link
-         * Dispatch#WORKERS}. A connector is not tied to one scheduler, so {@link Dispatch#IO_THREADS} and
-         * {@link Dispatch#ADAPTIVE} name the one whose flows its I/O threads may run; flows of other
-         * schedulers (and plain threads) using its connections are woken as with {@code WORKERS}. In-VM
-         * pipes ignore it.
+         * Where flows resume when the input they wait for on one of this connector's TCP connections
+         * arrives on its I/O processor thread, whichever scheduler they belong to; default {@link
+         * Dispatch#ADAPTIVE}. A connector's connections may serve flows of several schedulers: its I/O
+         * threads run each flow on its own scheduler's behalf (counted, timed, stopped by it). In-VM pipes
+         * ignore it.
+         */
+        public Builder dispatch(Dispatch dispatch) {
+            this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
+            this.dispatchScheduler = null;
+            return this;
+        }
+
+        /**
+         * Like {@link #dispatch(Dispatch)}, but only flows of {@code scheduler} may resume on the I/O
+         * threads with {@link Dispatch#IO_THREADS} and {@link Dispatch#ADAPTIVE}; flows of other
+         * schedulers (and plain threads) using its connections are woken as with {@code WORKERS}.
          *
          * @param scheduler the scheduler for {@code IO_THREADS} and {@code ADAPTIVE}; ignored (may be {@code
          *     null}) for {@code WORKERS}

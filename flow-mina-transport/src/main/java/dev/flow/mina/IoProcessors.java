@@ -1,9 +1,11 @@
 package dev.flow.mina;
 
 import dev.flow.FlowScheduler;
+import dev.flow.internal.SchedulerCore;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,8 +15,9 @@ import org.apache.mina.transport.socket.nio.NioSession;
 
 /**
  * The MINA I/O processor pool of a TCP server or connector ({@link FlowNioProcessors}), with the
- * threads of its {@link Dispatch}: MINA's own cached pool for {@link Dispatch#WORKERS}, the scheduler's
- * carrier threads for {@link Dispatch#IO_THREADS} and {@link Dispatch#ADAPTIVE}. The one place where
+ * threads of its {@link Dispatch}: MINA's own cached pool for {@link Dispatch#WORKERS}, carrier threads
+ * for {@link Dispatch#IO_THREADS} and {@link Dispatch#ADAPTIVE} (one scheduler's, or shared by every
+ * scheduler for a connector built without one). The one place where
  * servers and connectors create their processors. Released by {@link #close()} after the acceptor or
  * connector using it is disposed; thread-safe.
  *
@@ -75,8 +78,7 @@ final class IoProcessors implements AutoCloseable {
             // What MINA's pool creates for itself when given no executor.
             threads = (ThreadPoolExecutor) Executors.newCachedThreadPool();
         } else {
-            threads = (ThreadPoolExecutor) Executors.newCachedThreadPool(dispatch == Dispatch.ADAPTIVE
-                    ? scheduler.adaptiveCarrierThreadFactory(name + "-io") : scheduler.carrierThreadFactory(name + "-io"));
+            threads = (ThreadPoolExecutor) Executors.newCachedThreadPool(carriers(dispatch, scheduler, name + "-io", daemon));
             threads.setRejectedExecutionHandler(new ThreadPoolExecutor.CallerRunsPolicy());
         }
         AtomicLong outOfMemoryErrors = new AtomicLong();
@@ -87,6 +89,26 @@ final class IoProcessors implements AutoCloseable {
             threads.shutdownNow();
             throw e;
         }
+    }
+
+    /**
+     * Carrier threads named {@code name-N} for {@code dispatch} ({@code IO_THREADS} or {@code ADAPTIVE}):
+     * of {@code scheduler}, or shared by every scheduler if it is {@code null}; daemon threads if {@code
+     * daemon}.
+     */
+    private static ThreadFactory carriers(Dispatch dispatch, FlowScheduler scheduler, String name, boolean daemon) {
+        boolean adaptive = dispatch == Dispatch.ADAPTIVE;
+        ThreadFactory carriers;
+        if (scheduler == null) {
+            carriers = SchedulerCore.sharedCarrierThreadFactory(name, adaptive);
+        } else {
+            carriers = adaptive ? scheduler.adaptiveCarrierThreadFactory(name) : scheduler.carrierThreadFactory(name);
+        }
+        return r -> {
+            Thread t = carriers.newThread(r);
+            t.setDaemon(daemon);
+            return t;
+        };
     }
 
     /** A cached thread pool of daemon threads named {@code name-N}. */

@@ -8,6 +8,8 @@ import dev.flow.bench.VirtualThreads;
 import dev.flow.internal.Pins;
 import dev.flow.libraries.PostgresServer;
 import dev.flow.loader.ContinuationClassLoader;
+import dev.flow.mina.Dispatch;
+import dev.flow.mina.FlowConnector;
 import dev.flow.mina.FlowSocketFactory;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,7 +31,7 @@ import java.util.concurrent.TimeoutException;
 import javax.net.SocketFactory;
 
 /**
- * Many concurrent client sessions of unmodified client libraries, in three modes, measured from inside the
+ * Many concurrent client sessions of unmodified client libraries, in up to five modes, measured from inside the
  * client JVM: wall time, this JVM's CPU time (user + system), its peak platform-thread count, and in continuation
  * mode the flows' resumptions and the library's pinned sites.
  *
@@ -51,19 +53,27 @@ import javax.net.SocketFactory;
  * normally, the JDK's sockets), {@code virtual} (a virtual thread per session, otherwise the same; JDK 21+) and
  * {@code continuation} (a flow per session on {@code --workers} workers, the library through a lenient {@code
  * ContinuationClassLoader} built once per library, sockets from {@link FlowSocketFactory}'s default connector,
- * {@code SuspendPolicy.immediately()}, or {@code --policy}). The first {@code --warmup-rounds} rounds (default 3:
+ * {@code SuspendPolicy.immediately()}, or {@code --policy}); and, asked for by name, {@code continuation-strict}
+ * (the same through a strict loader: the flows may resume on the default connector's I/O threads, its default
+ * {@code Dispatch.ADAPTIVE}) and {@code continuation-strict-workers} (strict, the sockets from a connector of
+ * the library's own with {@code Dispatch.WORKERS}, the connectors' default before {@code ADAPTIVE}; not for
+ * pgjdbc, which takes its factory by class name). The first {@code --warmup-rounds} rounds (default 3:
  * with one, the JIT compiler was still half of both modes' CPU in the next rounds) warm up (first loads, the
  * instrumentation, JIT) and are printed apart as {@code warm-up}, not in the medians. Every session must return
  * the text of a session run alone on the main thread; each wait is bounded ({@value #WAIT_SECONDS} s per session).
  *
  * <p>Usage: {@code java -Xmx1g -cp benchmarks.jar:<library class path> dev.flow.bench.load.LibrarySessions
  * [--libraries=jedis,http,smtp,pgjdbc] [--sessions=500] [--workers=2] [--rounds=3] [--server-mode=virtual]
- * [--modes=threads,virtual,continuation] [--warmup-rounds=3] [--policy=immediately|adaptive|after1ms]}.
+ * [--modes=threads,virtual,continuation,continuation-strict,continuation-strict-workers] [--warmup-rounds=3]
+ * [--policy=immediately|adaptive|after1ms]}.
  * Exits 0 when every session returned the expected text, 1 otherwise. Not thread-safe: one run at a time.
  */
 public final class LibrarySessions {
 
     static final long WAIT_SECONDS = 300;
+    /** Every mode, in the order of the usage line. */
+    static final List<String> MODES = List.of("threads", "virtual", "continuation", "continuation-strict",
+            "continuation-strict-workers");
     private static final String SERVER_JVM_ARGS = "-Xms256m -Xmx256m -XX:+UseG1GC -XX:+AlwaysPreTouch";
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -154,7 +164,7 @@ public final class LibrarySessions {
         String policy = a.get("policy", "immediately");
         a.checkAllUsed();
         LibrarySessions bench = new LibrarySessions(sessions, workers, serverMode, System.out);
-        bench.modes = modes;
+        bench.modes(modes);
         bench.warmupRounds = warmupRounds;
         bench.policy = policy(policy);
         int failures = 0;
@@ -179,6 +189,11 @@ public final class LibrarySessions {
         }
     }
 
+    /** Sets the modes run in each round, in order (see {@link #MODES}). */
+    void modes(List<String> modes) {
+        this.modes = List.copyOf(modes);
+    }
+
     /** The runs measured so far, warm-up rounds included (round &lt;= 0). */
     List<Run> runs() {
         return List.copyOf(runs);
@@ -187,8 +202,13 @@ public final class LibrarySessions {
     /** Runs the warm-up rounds, then {@code rounds} measured rounds of {@code library}; returns the failed sessions. */
     int run(Library library, int rounds) throws Exception {
         for (String m : modes) {
-            if (!List.of("threads", "virtual", "continuation").contains(m) || m.equals("virtual") && !VirtualThreads.available()) {
-                throw new IllegalArgumentException("mode: " + m + " (expected: threads, continuation, or virtual on JDK 21+)");
+            if (!MODES.contains(m) || m.equals("virtual") && !VirtualThreads.available()) {
+                throw new IllegalArgumentException("mode: " + m + " (expected: threads, continuation, continuation-strict,"
+                        + " continuation-strict-workers, or virtual on JDK 21+)");
+            }
+            if (m.equals("continuation-strict-workers") && library.protocol == null) {
+                throw new IllegalArgumentException("mode: " + m + " (expected for " + library.id + ": threads, virtual,"
+                        + " continuation or continuation-strict; pgjdbc takes its socket factory by class name)");
             }
         }
         out.printf(Locale.ROOT, "%s: JDK %s, %d sessions, %d workers, %d rounds (+%d warm-up), policy %s, server %s,"
@@ -197,37 +217,57 @@ public final class LibrarySessions {
         out.println("library | round | mode | wall ms | client CPU ms | server CPU ms | peak threads | resumptions"
                 + " | pinned sites | load average");
         int failures = 0;
-        try (Target target = Target.start(library, serverMode, workers, sessions, out)) {
-            ContinuationClassLoader loader = ContinuationClassLoader.builder().include(library.packages.toArray(new String[0]))
-                    .build();
-            String expected = String.valueOf(target.session(ClassLoader.getSystemClassLoader(), false, "alone").call());
-            if (modes.contains("continuation")) {
-                failures += firstUse(library, target, loader, expected);
+        try (Target target = Target.start(library, serverMode, workers, sessions, out);
+                FlowConnector workersConnector = FlowConnector.builder().daemonThreads(true).dispatch(Dispatch.WORKERS)
+                        .build()) {
+            String[] packages = library.packages.toArray(new String[0]);
+            Map<String, Loaded> loaded = new LinkedHashMap<>();
+            loaded.put("continuation", new Loaded(ContinuationClassLoader.builder().include(packages).build(),
+                    FlowSocketFactory.getDefault()));
+            ContinuationClassLoader strict = ContinuationClassLoader.builder().include(packages).strict(true).build();
+            loaded.put("continuation-strict", new Loaded(strict, FlowSocketFactory.getDefault()));
+            loaded.put("continuation-strict-workers", new Loaded(strict, workersConnector.socketFactory()));
+            String expected = String.valueOf(target.session(ClassLoader.getSystemClassLoader(), null, "alone").call());
+            for (String mode : modes) {
+                if (loaded.containsKey(mode)) {
+                    failures += firstUse(library, target, loaded.get(mode), expected, mode);
+                    break;
+                }
             }
             for (int round = 1 - warmupRounds; round <= rounds; round++) {
                 for (String mode : modes) {
-                    Run r = runOnce(library, target, loader, expected, round, mode);
+                    Run r = runOnce(library, target, loaded.get(mode), expected, round, mode);
                     runs.add(r);
                     failures += r.failures();
                     out.printf(Locale.ROOT, "%s | %s | %s | %.0f | %.0f | %s | %d | %s | %s | %.2f%n", library.id,
                             round <= 0 ? "warm-up" : Integer.toString(round), mode, r.wallMs(), r.cpuMs(),
                             r.serverCpuMs() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", r.serverCpuMs()), r.peakThreads(),
-                            mode.equals("continuation") ? Long.toString(r.resumptions()) : "-",
-                            mode.equals("continuation") ? Integer.toString(r.pinnedSites()) : "-", r.load());
+                            isFlow(mode) ? Long.toString(r.resumptions()) : "-",
+                            isFlow(mode) ? Integer.toString(r.pinnedSites()) : "-", r.load());
                 }
             }
         }
         return failures;
     }
 
+    /** Whether {@code mode} runs the sessions as flows. */
+    static boolean isFlow(String mode) {
+        return mode.startsWith("continuation");
+    }
+
+    /** A continuation mode's loader of the library and the sockets its sessions connect with. */
+    private record Loaded(ContinuationClassLoader loader, SocketFactory sockets) {
+    }
+
     /**
-     * Runs one continuation session alone, twice, before any round: the first loads and instruments the library's
-     * classes it reaches (first use), the second shows what one session costs once they are loaded.
+     * Runs one session of the first continuation mode alone, twice, before any round: the first loads and
+     * instruments the library's classes it reaches (first use), the second shows what one session costs once they
+     * are loaded. A second continuation mode's first use is in its first warm-up round.
      */
-    private int firstUse(Library library, Target target, ContinuationClassLoader loader, String expected) throws Exception {
+    private int firstUse(Library library, Target target, Loaded loaded, String expected, String mode) throws Exception {
         int failures = 0;
         for (String which : List.of("first", "second")) {
-            Callable<?> task = target.session(loader, true, "alone-" + which);
+            Callable<?> task = target.session(loaded.loader(), loaded.sockets(), "alone-" + which);
             long cpu0 = OS.getProcessCpuTime();
             long t0 = System.nanoTime();
             Object result = runFlows(List.of(task), new long[1]).get(0);
@@ -235,21 +275,23 @@ public final class LibrarySessions {
             long cpu = OS.getProcessCpuTime() - cpu0;
             if (!expected.equals(String.valueOf(result))) {
                 failures++;
-                out.println("unexpected result (" + library.id + ", continuation alone): " + result);
+                out.println("unexpected result (" + library.id + ", " + mode + " alone): " + result);
             }
-            out.printf(Locale.ROOT, "%s: %s continuation session alone: wall %.0f ms, client CPU %.0f ms%n", library.id,
-                    which, wall / 1e6, cpu / 1e6);
+            out.printf(Locale.ROOT, "%s: %s %s session alone: wall %.0f ms, client CPU %.0f ms%n", library.id,
+                    which, mode, wall / 1e6, cpu / 1e6);
         }
         return failures;
     }
 
-    private Run runOnce(Library library, Target target, ContinuationClassLoader loader, String expected, int round,
-            String mode) throws Exception {
-        boolean flow = mode.equals("continuation");
-        ClassLoader classes = flow ? loader : ClassLoader.getSystemClassLoader();
+    /** One round of {@code mode}: {@code loaded} is its loader and sockets, {@code null} for threads. */
+    private Run runOnce(Library library, Target target, Loaded loaded, String expected, int round, String mode)
+            throws Exception {
+        boolean flow = loaded != null;
+        ClassLoader classes = flow ? loaded.loader() : ClassLoader.getSystemClassLoader();
+        SocketFactory sockets = flow ? loaded.sockets() : null;
         List<Callable<?>> tasks = new ArrayList<>();
         for (int i = 0; i < sessions; i++) {
-            tasks.add(target.session(classes, flow, "r" + round + "m" + mode.charAt(0) + "s" + i));
+            tasks.add(target.session(classes, sockets, "r" + round + "m" + MODES.indexOf(mode) + "s" + i));
         }
         long serverCpu0 = target.serverCpuNanos();
         THREADS.resetPeakThreadCount();
@@ -353,7 +395,7 @@ public final class LibrarySessions {
                         median(rs, r -> r.peakThreads()),
                         vt == null ? "-" : String.format(Locale.ROOT, "%.2f", wall / median(vt, Run::wallMs)),
                         vt == null ? "-" : String.format(Locale.ROOT, "%.2f", cpu / median(vt, Run::cpuMs)),
-                        m.getKey().equals("continuation")
+                        isFlow(m.getKey())
                                 ? String.format(Locale.ROOT, "%.1f", median(rs, r -> r.resumptions()) / sessions) : "-");
             }
         }
@@ -367,8 +409,11 @@ public final class LibrarySessions {
     /** The server of a library's sessions, and how to make one session. */
     abstract static class Target implements AutoCloseable {
 
-        /** A new session of {@code id}: of the client class as loaded by {@code classes}, Flow's sockets if {@code flow}. */
-        abstract Callable<?> session(ClassLoader classes, boolean flow, String id) throws Exception;
+        /**
+         * A new session of {@code id}: of the client class as loaded by {@code classes}, over {@code flowSockets} (a
+         * Flow factory) or, if {@code null}, the JDK's sockets.
+         */
+        abstract Callable<?> session(ClassLoader classes, SocketFactory flowSockets, String id) throws Exception;
 
         /** The server's CPU time so far, or -1 if not known. */
         abstract long serverCpuNanos();
@@ -403,8 +448,8 @@ public final class LibrarySessions {
         }
 
         @Override
-        Callable<?> session(ClassLoader classes, boolean flow, String id) throws Exception {
-            SocketFactory sockets = flow ? new FlowSocketFactory() : SocketFactory.getDefault();
+        Callable<?> session(ClassLoader classes, SocketFactory flowSockets, String id) throws Exception {
+            SocketFactory sockets = flowSockets != null ? flowSockets : SocketFactory.getDefault();
             Class<?> c = clientClass(library, classes);
             if (library == Library.SMTP) {
                 return (Callable<?>) c.getConstructor(SocketFactory.class, InetSocketAddress.class, InetSocketAddress.class,
@@ -436,7 +481,9 @@ public final class LibrarySessions {
         }
 
         @Override
-        Callable<?> session(ClassLoader classes, boolean flow, String id) throws Exception {
+        Callable<?> session(ClassLoader classes, SocketFactory flowSockets, String id) throws Exception {
+            // pgjdbc makes its factory from a class name: FlowSocketFactory's, over the default connector.
+            boolean flow = flowSockets != null;
             Class<?> c = clientClass(library, classes);
             if (library == Library.PGJDBC_QUERIES) {
                 Object connection = c.getMethod("connect", String.class, boolean.class).invoke(null, server.jdbcUrl(), flow);

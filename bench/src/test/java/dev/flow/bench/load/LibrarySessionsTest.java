@@ -1,6 +1,7 @@
 package dev.flow.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.bench.VirtualThreads;
@@ -9,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -23,14 +25,18 @@ class LibrarySessionsTest {
 
     private static final int SESSIONS = 6;
 
+    /** A small bench printing to {@code text}, its servers in virtual mode where the JDK has virtual threads. */
+    private static LibrarySessions bench(ByteArrayOutputStream text) {
+        return new LibrarySessions(SESSIONS, 2, VirtualThreads.available() ? Mode.VIRTUAL : Mode.CONTINUATION_IMMEDIATELY,
+                new PrintStream(text, true, StandardCharsets.UTF_8));
+    }
+
     @ParameterizedTest
     @EnumSource(LibrarySessions.Library.class)
     void everySessionOfEveryModeReturnsTheTranscriptOfASessionRunAloneAndTheFlowsSuspend(LibrarySessions.Library library)
             throws Exception {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
-        LibrarySessions bench = new LibrarySessions(SESSIONS, 2, VirtualThreads.available() ? Mode.VIRTUAL
-                : Mode.CONTINUATION_IMMEDIATELY, out);
+        LibrarySessions bench = bench(text);
         int failures = bench.run(library, 1);
         bench.summary();
         System.out.print(text.toString(StandardCharsets.UTF_8));
@@ -50,5 +56,32 @@ class LibrarySessionsTest {
         assertTrue(cpuMs > 0, "the runs' CPU time, summed: " + runs);
         assertEquals(modes, text.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("medians | " + library.id))
                 .count(), "a median line per mode");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = LibrarySessions.Library.class, names = {"JEDIS", "HTTP", "SMTP"})
+    void theStrictModesSessionsReturnTheTranscriptOfASessionRunAloneAndSuspend(LibrarySessions.Library library)
+            throws Exception {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        LibrarySessions bench = bench(text);
+        bench.modes(List.of("continuation-strict", "continuation-strict-workers"));
+        int failures = bench.run(library, 1);
+        System.out.print(text.toString(StandardCharsets.UTF_8));
+        assertEquals(0, failures, "failed sessions");
+        assertEquals(4, bench.runs().size(), "a warm-up and a measured round of each mode");
+        for (LibrarySessions.Run r : bench.runs()) {
+            assertTrue(r.resumptions() >= SESSIONS, "each flow suspended at least once: " + r);
+            assertEquals(0, r.pinnedSites(), "strict: nothing pinned: " + r);
+        }
+    }
+
+    @Test
+    void pgjdbcRefusesAModeWithASocketFactoryItCannotBeGivenByClassName() {
+        LibrarySessions bench = bench(new ByteArrayOutputStream());
+        bench.modes(List.of("continuation-strict-workers"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> bench.run(LibrarySessions.Library.PGJDBC, 1));
+        assertEquals("mode: continuation-strict-workers (expected for pgjdbc: threads, virtual, continuation or"
+                + " continuation-strict; pgjdbc takes its socket factory by class name)", e.getMessage());
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
+import dev.flow.internal.SchedulerCore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Carriers ({@link FlowScheduler#carrierThreadFactory}): a flow woken on one runs there inline, one
  * flow at a time on its stack, a bounded number per wake-up, without touching the carrier's interrupt.
+ * Shared carriers ({@link SchedulerCore#sharedCarrierThreadFactory}) do so for the flows of every
+ * scheduler, each counted by its own.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class CarrierTest {
@@ -113,5 +116,47 @@ class CarrierTest {
         assertTrue(stillInterrupted.get(5, TimeUnit.SECONDS), "the carrier's own interrupt is kept");
         Schedulers.awaitAllDone(handles, Duration.ofSeconds(5));
         assertEquals(List.of("a on carrier-test-io-1", "a done"), List.copyOf(log));
+    }
+
+    @Test
+    void aSharedCarrierRunsTheFlowsOfEverySchedulerItWakesEachCountedByItsOwn() throws Exception {
+        ExecutorService shared = Executors.newSingleThreadExecutor(SchedulerCore.sharedCarrierThreadFactory("shared-io", false));
+        FlowScheduler other = FlowScheduler.builder().workers(1).name("carrier-test-other").build();
+        try {
+            CompletableFuture<String> ofOther = new CompletableFuture<>();
+            FlowHandle<Object> b = other.submit(Schedulers.fixture("Relay", "b", ofOther, List.of(), log));
+            CompletableFuture<String> first = relay("a", List.of());
+            awaitSuspended(1);
+            Schedulers.await(Duration.ofSeconds(10), () -> other.stats().suspended() == 1, other.stats()::toString);
+            shared.submit(() -> first.complete("go") && ofOther.complete("go")).get(5, TimeUnit.SECONDS);
+            Schedulers.awaitAllDone(List.of(b), Duration.ofSeconds(5));
+            Schedulers.awaitAllDone(handles, Duration.ofSeconds(5));
+            assertEquals(List.of("a on shared-io-1", "a done", "b on shared-io-1", "b done"), List.copyOf(log));
+            Schedulers.awaitIdle(other);
+            Schedulers.assertCountsZero(other.stats());
+            assertEquals(1, other.stats().resumed(), other.stats().toString());
+        } finally {
+            shared.shutdown();
+            assertTrue(shared.awaitTermination(5, TimeUnit.SECONDS));
+            other.close();
+            assertTrue(other.awaitTermination(Duration.ofSeconds(5)));
+        }
+    }
+
+    @Test
+    void aFlowOnASharedCarrierThatClosesItsOwnSchedulerDoesNotWaitForItself() throws Exception {
+        ExecutorService shared = Executors.newSingleThreadExecutor(SchedulerCore.sharedCarrierThreadFactory("shared-io", false));
+        try {
+            CompletableFuture<String> in = new CompletableFuture<>();
+            handles.add(scheduler.submit(Schedulers.fixture("CloseOnWake", "a", in, scheduler, log)));
+            awaitSuspended(1);
+            shared.submit(() -> in.complete("go")).get(10, TimeUnit.SECONDS);
+            Schedulers.awaitAllDone(handles, Duration.ofSeconds(10));
+            assertEquals(List.of("a on shared-io-1", "a done"), List.copyOf(log));
+            assertTrue(scheduler.awaitTermination(Duration.ofSeconds(5)));
+        } finally {
+            shared.shutdown();
+            assertTrue(shared.awaitTermination(5, TimeUnit.SECONDS));
+        }
     }
 }

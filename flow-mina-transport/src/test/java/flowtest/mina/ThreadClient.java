@@ -1,0 +1,50 @@
+package flowtest.mina;
+
+import dev.flow.Connector;
+import dev.flow.Transport;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * Client side, of an echo server: sends up to {@code maxLines} lines and returns, for each echo, the
+ * name of the thread it was read on ({@code " daemon"} appended for a daemon thread). With {@code
+ * untilIoThread}, it stops at the first echo read on a MINA I/O thread and there closes {@code toClose}.
+ */
+public class ThreadClient implements Callable<List<String>> {
+    private final Connector connector;
+    private final int maxLines;
+    private final boolean untilIoThread;
+    private final List<AutoCloseable> toClose;
+
+    public ThreadClient(Connector connector, Integer maxLines, Boolean untilIoThread, List<AutoCloseable> toClose) {
+        this.connector = connector;
+        this.maxLines = maxLines;
+        this.untilIoThread = untilIoThread;
+        this.toClose = toClose;
+    }
+
+    @Override
+    public List<String> call() throws Exception {
+        List<String> threads = new ArrayList<>();
+        try (Transport t = connector.connect()) {
+            for (int i = 0; i < maxLines; i++) {
+                String line = "line " + i;
+                t.writeLine(line);
+                if (!line.equals(t.readLine())) {
+                    throw new IOException("no echo of " + line);
+                }
+                Thread self = Thread.currentThread();
+                threads.add(self.getName() + (self.isDaemon() ? " daemon" : ""));
+                if (untilIoThread && self.getName().contains("NioProcessor")) {
+                    for (AutoCloseable c : toClose) {
+                        c.close();
+                    }
+                    break;
+                }
+            }
+        }
+        return threads;
+    }
+}
