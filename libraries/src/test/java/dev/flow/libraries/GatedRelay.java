@@ -47,7 +47,7 @@ final class GatedRelay implements AutoCloseable {
         return new InetSocketAddress(listener.getInetAddress().getHostAddress(), listener.getLocalPort());
     }
 
-    /** Chunks of the server's reply passed on to the client so far. */
+    /** Chunks of the server's reply passed on (or being passed on) to the client so far. */
     int forwarded() {
         return forwarded.get();
     }
@@ -73,9 +73,10 @@ final class GatedRelay implements AutoCloseable {
                             + (forwarded.get() + 1) + ": " + new String(chunk, 0, n).trim());
                     break;
                 }
+                // Counted before it is written: the client may act on it (and the test read the count) first.
+                forwarded.incrementAndGet();
                 out.write(chunk, 0, n);
                 out.flush();
-                forwarded.incrementAndGet();
             }
         } catch (IOException e) {
             if (!listener.isClosed()) {

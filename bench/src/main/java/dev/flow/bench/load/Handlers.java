@@ -4,14 +4,20 @@ import java.util.Locale;
 
 /**
  * Whose session code the {@code sync}, {@code virtual} and continuation modes serve for HTTP and RESP:
- * the samples' (which batch the replies to pipelined requests, the tuned path) or the plain handlers
- * {@code PlainHttp} and {@code PlainResp} (one flush per response, as handlers written elsewhere do:
- * issue #19's untuned baseline). The echo protocol has one handler, {@code LineEcho}, either way;
+ * the samples' (which batch the replies to pipelined requests, the tuned path; loaded lenient in the
+ * continuation modes, as the samples' own launcher does, or strict) or the plain handlers {@code
+ * PlainHttp} and {@code PlainResp} (one flush per response, as handlers written elsewhere do: issue #19's
+ * untuned baseline; strict). The echo protocol has one handler, {@code LineEcho}, either way;
  * {@code netty} and {@code mina} serve their own handlers and ignore this.
  */
 enum Handlers {
-    /** The HTTP and RESP samples' session classes. */
+    /** The samples' session classes (HTTP, RESP, SMTP), through a lenient loader in the continuation modes. */
     SAMPLES("samples"),
+    /**
+     * The same through a strict loader: every wait suspends or is refused, so the sessions may resume on
+     * their I/O thread with the default {@code Dispatch.ADAPTIVE}.
+     */
+    SAMPLES_STRICT("samples-strict"),
     /** {@code PlainHttp} and {@code PlainResp} of {@code dev.flow.bench.load.handlers}. */
     PLAIN("plain");
 
@@ -34,7 +40,7 @@ enum Handlers {
                 return h;
             }
         }
-        throw new IllegalArgumentException("handlers: " + s + " (expected: samples or plain)");
+        throw new IllegalArgumentException("handlers: " + s + " (expected: samples, samples-strict or plain)");
     }
 
     @Override

@@ -48,7 +48,7 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  *
  * <pre>
  * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-workers|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
- *      [--handlers=samples|plain] [--io-processors=N] [--port=0] [--max-seconds=900]
+ *      [--handlers=samples|samples-strict|plain] [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  * {@code --io-processors} defaults to the system property {@value #IO_PROCESSORS_PROPERTY}, else 0 (MINA's
  * default, the processors plus one), so a spawned server takes it from its JVM options ({@code
@@ -103,23 +103,24 @@ public final class LoadServer implements AutoCloseable {
                                 + " has no plain handler (expected: echo, http or redis)");
                 }
             }
+            boolean strict = handlers == Handlers.SAMPLES_STRICT;
             switch (protocol) {
                 case "echo":
                     return new Served(protocol, CONFIG, HANDLERS + ".LineEcho", List.of(HANDLERS), List.of(), true);
                 case "http":
-                    return ofSample(protocol, new HttpProtocol());
+                    return ofSample(protocol, new HttpProtocol(), strict);
                 case "redis":
-                    return ofSample(protocol, new RedisProtocol());
+                    return ofSample(protocol, new RedisProtocol(), strict);
                 case "smtp":
-                    return ofSample(protocol, new SmtpProtocol());
+                    return ofSample(protocol, new SmtpProtocol(), strict);
                 default:
                     throw new IllegalArgumentException("protocol: " + protocol + " (expected: echo, http, redis or smtp)");
             }
         }
 
-        private static Served ofSample(String protocol, SampleProtocol p) {
+        private static Served ofSample(String protocol, SampleProtocol p, boolean strict) {
             SampleProtocol.Setup setup = p.setup(Map.of());
-            return new Served(protocol, setup.config(), p.handlerClass(), p.loadedPackages(), setup.handlerArgs(), false);
+            return new Served(protocol, setup.config(), p.handlerClass(), p.loadedPackages(), setup.handlerArgs(), strict);
         }
 
         /** A new handler for {@code t}, loaded normally (the sync and virtual-thread modes). */

@@ -13,13 +13,14 @@ import java.util.Optional;
 /**
  * The parsed and validated command line of a sample server:
  * {@code --port P --mode sync|continuation [--workers N] [--policy immediately|after:1ms|adaptive]
- * [--dispatch adaptive|workers|io-threads]} plus the protocol's own settings. Immutable.
+ * [--dispatch adaptive|workers|io-threads] [--strict true|false]} plus the protocol's own settings. Immutable.
  *
  * <p>Defaults: port 0 (a free one), mode continuation, 2 workers, policy {@code immediately}, dispatch
- * {@code adaptive} (the server's default; through the loader route the samples load lenient, so their
- * flows resume on workers), at most 65,536 sessions at once (more are closed at once), a grace period of
- * 10 s on SIGTERM ({@code --grace}). Sync mode runs one thread per session and takes none of {@code --workers},
- * {@code --policy}, {@code --dispatch}.
+ * {@code adaptive} (the server's default), strict loading through the loader route (every wait suspends or
+ * is refused, so that {@code adaptive} may resume the sessions on their I/O thread; the samples pin
+ * nowhere), at most 65,536 sessions at once (more are closed at once), a grace period of 10 s on SIGTERM
+ * ({@code --grace}). Sync mode runs one thread per session and takes none of {@code --workers}, {@code
+ * --policy}, {@code --dispatch}, {@code --strict}.
  */
 public final class LaunchOptions {
 
@@ -45,6 +46,7 @@ public final class LaunchOptions {
     private final int workers;
     private final SuspendPolicy policy;
     private final Dispatch dispatch;
+    private final boolean strict;
     private final int maxSessions;
     private final int maxStartingSessions;
     private final Map<String, String> settings;
@@ -54,9 +56,10 @@ public final class LaunchOptions {
     /** {@code --client-speaks-first}, or {@code null}: the protocol's. */
     private final Boolean clientSpeaksFirst;
 
-    private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, Dispatch dispatch, int maxSessions,
-            int maxStartingSessions, Map<String, String> settings, boolean help, Duration grace, Duration stopLimit,
-            Boolean clientSpeaksFirst) {
+    private LaunchOptions(int port, Mode mode, int workers, SuspendPolicy policy, Dispatch dispatch, boolean strict,
+            int maxSessions, int maxStartingSessions, Map<String, String> settings, boolean help, Duration grace,
+            Duration stopLimit, Boolean clientSpeaksFirst) {
+        this.strict = strict;
         this.stopLimit = stopLimit;
         this.clientSpeaksFirst = clientSpeaksFirst;
         this.maxStartingSessions = maxStartingSessions;
@@ -82,6 +85,7 @@ public final class LaunchOptions {
         Integer workers = null;
         SuspendPolicy policy = null;
         Dispatch dispatch = null;
+        Boolean strict = null;
         int maxSessions = DEFAULT_MAX_SESSIONS;
         int maxStartingSessions = FlowServer.DEFAULT_MAX_STARTING_SESSIONS;
         Map<String, String> settings = new LinkedHashMap<>();
@@ -125,6 +129,9 @@ public final class LaunchOptions {
                 case "policy":
                     policy = parsePolicy(value);
                     break;
+                case "strict":
+                    strict = parseBoolean("--strict", value);
+                    break;
                 case "max-sessions":
                     maxSessions = number("--max-sessions", value, 1, Integer.MAX_VALUE);
                     break;
@@ -135,10 +142,7 @@ public final class LaunchOptions {
                     grace = parseGrace(value);
                     break;
                 case "client-speaks-first":
-                    if (!value.equals("true") && !value.equals("false")) {
-                        throw new IllegalArgumentException("--client-speaks-first: " + value + " (expected: true or false)");
-                    }
-                    clientSpeaksFirst = Boolean.valueOf(value);
+                    clientSpeaksFirst = parseBoolean("--client-speaks-first", value);
                     break;
                 case "stop-limit":
                     stopLimit = parseDuration("--stop-limit", value);
@@ -154,14 +158,15 @@ public final class LaunchOptions {
                     settings.put(name, value);
             }
         }
-        if (mode == Mode.SYNC && (policy != null || workers != null || dispatch != null)) {
+        if (mode == Mode.SYNC && (policy != null || workers != null || dispatch != null || strict != null)) {
             throw new IllegalArgumentException((policy != null ? "--policy: " + policy
-                    : workers != null ? "--workers: " + workers : "--dispatch: " + dispatchName(dispatch))
+                    : workers != null ? "--workers: " + workers
+                    : dispatch != null ? "--dispatch: " + dispatchName(dispatch) : "--strict: " + strict)
                     + " (expected: only with --mode continuation; sync mode runs one thread per session, see --max-sessions)");
         }
         return new LaunchOptions(port, mode, workers != null ? workers : 2,
                 policy != null ? policy : SuspendPolicy.immediately(), dispatch != null ? dispatch : Dispatch.ADAPTIVE,
-                maxSessions, maxStartingSessions, settings, help, grace, stopLimit, clientSpeaksFirst);
+                strict == null || strict, maxSessions, maxStartingSessions, settings, help, grace, stopLimit, clientSpeaksFirst);
     }
 
     /** Parses {@code <n>s} or {@code <n>ms}, at most an hour; {@code 0} stops at once. */
@@ -181,6 +186,13 @@ public final class LaunchOptions {
             }
         }
         throw new IllegalArgumentException(option + ": " + v + " (expected: <n>s or <n>ms, 0..1h)");
+    }
+
+    private static boolean parseBoolean(String option, String v) {
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException(option + ": " + v + " (expected: true or false)");
+        }
+        return Boolean.parseBoolean(v);
     }
 
     private static Mode parseMode(String v) {
@@ -252,7 +264,7 @@ public final class LaunchOptions {
         StringBuilder b = new StringBuilder();
         b.append("usage: java -jar ").append(protocol.name()).append(".jar --port P --mode sync|continuation")
                 .append(" [--workers N] [--policy immediately|after:1ms|adaptive] [--dispatch adaptive|workers|io-threads]")
-                .append(" [settings]\n")
+                .append(" [--strict true|false] [settings]\n")
                 .append("  --port P          TCP port on 127.0.0.1; 0 picks a free one (default 0)\n")
                 .append("  --mode M          sync: loaded normally, one thread per session;\n")
                 .append("                    continuation: loaded through the ContinuationClassLoader (default),\n")
@@ -261,8 +273,12 @@ public final class LaunchOptions {
                 .append(" (default 2)\n")
                 .append("  --policy P        suspend policy in continuation mode: immediately (default), adaptive,\n")
                 .append("                    after:<n>ms or after:<n>us (wait that long before suspending)\n")
-                .append("  --dispatch D      continuation mode: workers (default) resume flows on the scheduler's threads;\n")
-                .append("                    io-threads resume a flow woken by its input on the I/O thread that read it\n")
+                .append("  --dispatch D      continuation mode: where a flow woken by its input resumes: adaptive (default)\n")
+                .append("                    on the I/O thread that read it while it is strict and its runs are short,\n")
+                .append("                    else on a worker; workers always on the scheduler's threads; io-threads\n")
+                .append("                    always on the I/O thread\n")
+                .append("  --strict B        continuation mode, loader route: true (default) loads the handler strict, every\n")
+                .append("                    wait suspends or is refused; false blocks a worker where a wait cannot suspend\n")
                 .append("  --max-sessions N  sessions served at once; more are closed at once (default, from ulimit -n: ")
                 .append(DEFAULT_MAX_SESSIONS).append(")\n")
                 .append("  --max-starting-sessions N  accepted sessions waiting to start at once; while that many wait,\n")
@@ -293,6 +309,14 @@ public final class LaunchOptions {
     /** Sync or continuation. */
     public Mode mode() {
         return mode;
+    }
+
+    /**
+     * Whether the loader route loads the handler strict (continuation mode; the agent and build-time routes
+     * instrument the class before, strict or not as configured there).
+     */
+    public boolean strict() {
+        return strict;
     }
 
     /** The number of scheduler worker threads (continuation mode). */

@@ -12,12 +12,15 @@ final class LoaderRoute {
     private LoaderRoute() {
     }
 
-    /** A lenient {@link ContinuationClassLoader} over {@code protocol}'s loaded packages, child of {@code parent}. */
-    static ClassLoader loader(SampleProtocol protocol, ClassLoader parent) {
+    /**
+     * A {@link ContinuationClassLoader} over {@code protocol}'s loaded packages, child of {@code parent},
+     * strict if {@code strict}.
+     */
+    static ClassLoader loader(SampleProtocol protocol, ClassLoader parent, boolean strict) {
         return ContinuationClassLoader.builder()
                 .include(protocol.loadedPackages().toArray(new String[0]))
                 .parent(parent)
-                .strict(false)
+                .strict(strict)
                 .build();
     }
 }

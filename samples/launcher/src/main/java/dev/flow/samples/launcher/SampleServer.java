@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A running sample server: a {@link FlowServer} on 127.0.0.1 whose sessions run the protocol's
  * handler, loaded normally on a thread per session (sync mode) or as flows on a few workers
- * (continuation mode, strict off: a flow that cannot suspend blocks its worker and logs a warning). In
+ * (continuation mode; through the loader route strict by default, {@code --strict false}: a flow that
+ * cannot suspend blocks its worker and logs a warning instead of failing the session). In
  * continuation mode a handler class that the agent or build-time instrumentation already made
  * suspendable runs as loaded; any other is loaded through a {@code dev.flow.loader.ContinuationClassLoader}
  * (the only use of flow-classloader, so the first two routes run without it). The route taken is
@@ -88,9 +89,9 @@ public final class SampleServer implements AutoCloseable {
         }
     }
 
-    private static ClassLoader loaderRoute(SampleProtocol protocol) {
+    private static ClassLoader loaderRoute(SampleProtocol protocol, boolean strict) {
         try {
-            return LoaderRoute.loader(protocol, SampleServer.class.getClassLoader());
+            return LoaderRoute.loader(protocol, SampleServer.class.getClassLoader(), strict);
         } catch (NoClassDefFoundError e) {
             throw new IllegalArgumentException("--mode continuation: " + protocol.handlerClass() + " is not instrumented and"
                     + " flow-classloader is not on the class path (expected: the class instrumented by the agent or at build"
@@ -129,7 +130,7 @@ public final class SampleServer implements AutoCloseable {
                 builder.handler(instrumented, shared);
             } else {
                 route = Route.LOADER;
-                builder.handler(loaderRoute(protocol), protocol.handlerClass(), shared);
+                builder.handler(loaderRoute(protocol, options.strict()), protocol.handlerClass(), shared);
             }
             scheduler = FlowScheduler.builder().workers(options.workers()).policy(options.policy()).name(protocol.name()).build();
             builder.scheduler(scheduler).dispatch(options.dispatch());

@@ -30,6 +30,11 @@ class RedisServerCommandLineTest {
         servesPingAndStopsOnSigterm("--port", "0", "--workers", "1", "--dispatch", "io-threads");
     }
 
+    @Test
+    void servesLoadedLenient() throws Exception {
+        servesPingAndStopsOnSigterm("--port", "0", "--workers", "1", "--strict", "false");
+    }
+
     private static void servesPingAndStopsOnSigterm(String... args) throws Exception {
         Process p = launch(args);
         try {
@@ -58,7 +63,8 @@ class RedisServerCommandLineTest {
         Process p = launch("--help");
         String text = SampleCommandLine.outputOnceEnded(p);
         assertEquals(0, p.exitValue(), text);
-        for (String option : List.of("--port", "--mode", "--workers", "--policy", "--dispatch", "--max-sessions", "--max-bulk-bytes",
+        for (String option : List.of("--port", "--mode", "--workers", "--policy", "--dispatch", "--strict", "--max-sessions",
+                "--max-bulk-bytes",
                 "--max-multibulk", "--max-inline-bytes", "--max-command-bytes", "--grace", "--stop-limit",
                 "--max-starting-sessions", "--idle-timeout-ms", "--request-timeout-ms", "--min-request-rate")) {
             assertTrue(text.contains(option), () -> option + " missing from:\n" + text);
@@ -75,6 +81,7 @@ class RedisServerCommandLineTest {
         for (String[] bad : List.of(new String[] {"--port", "70000"}, new String[] {"--mode", "fast"},
                 new String[] {"--mode", "sync", "--workers", "2"}, new String[] {"--policy", "later"},
                 new String[] {"--dispatch", "fast"}, new String[] {"--mode", "sync", "--dispatch", "io-threads"},
+                new String[] {"--strict", "maybe"}, new String[] {"--mode", "sync", "--strict", "true"},
                 new String[] {"--max-bulk-bytes", "0"}, new String[] {"--max-command-bytes", "0"},
                 new String[] {"--grace", "soon"}, new String[] {"--stop-limit", "0"},
                 new String[] {"--max-starting-sessions", "0"},
