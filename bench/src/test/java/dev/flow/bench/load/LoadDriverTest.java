@@ -1,12 +1,14 @@
 package dev.flow.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -197,7 +199,25 @@ class LoadDriverTest {
     void theHandlersOptionRefusesAnUnknownValueNamingIt() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> LoadClient.config(new Args(new String[] {"--protocol=http", "--handlers=tuned"})));
-        assertEquals("handlers: tuned (expected: samples or plain)", e.getMessage());
+        assertEquals("handlers: tuned (expected: samples, samples-strict or plain)", e.getMessage());
+    }
+
+    @Test
+    void theSamplesLoadLenientAndSamplesStrictLoadsThemStrict() {
+        for (String protocol : List.of("http", "redis", "smtp")) {
+            LoadServer.Served lenient = LoadServer.Served.of(protocol, Handlers.SAMPLES);
+            LoadServer.Served strict = LoadServer.Served.of(protocol, Handlers.SAMPLES_STRICT);
+            assertFalse(lenient.strict(), protocol);
+            assertTrue(strict.strict(), protocol);
+            assertEquals(lenient.handlerClass(), strict.handlerClass(), protocol);
+        }
+    }
+
+    /** The SMTP sample loaded strict: a wait that pinned would fail its session, and the run with it. */
+    @Test
+    void aProtocolRunAgainstTheSmtpSampleLoadedStrictIsValid() throws Exception {
+        LoadClient.Config c = protocolRun(Mode.CONTINUATION_IMMEDIATELY, LoadProtocol.SMTP, 1, Handlers.SAMPLES_STRICT);
+        assertValidProtocolRun(runAgainst(Mode.CONTINUATION_IMMEDIATELY, c, new ByteArrayOutputStream()), c);
     }
 
     @Test
