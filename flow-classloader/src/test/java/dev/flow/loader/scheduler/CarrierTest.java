@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -157,6 +158,31 @@ class CarrierTest {
         } finally {
             shared.shutdown();
             assertTrue(shared.awaitTermination(5, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void aDumpListsItsOwnFlowsRunningOnASharedCarrierAndNoOtherSchedulersDumpDoes() throws Exception {
+        ExecutorService shared = Executors.newSingleThreadExecutor(SchedulerCore.sharedCarrierThreadFactory("shared-io", false));
+        FlowScheduler other = FlowScheduler.builder().workers(1).name("carrier-test-other").build();
+        AtomicBoolean running = new AtomicBoolean();
+        AtomicBoolean release = new AtomicBoolean();
+        try {
+            CompletableFuture<String> in = new CompletableFuture<>();
+            handles.add(scheduler.submit(Schedulers.fixture("SpinOnWake", in, running, release), "spinner"));
+            awaitSuspended(1);
+            shared.submit(() -> in.complete("go"));
+            Schedulers.await(Duration.ofSeconds(10), running::get, () -> "the flow to run on the shared carrier");
+            String ours = scheduler.dump();
+            String theirs = other.dump();
+            release.set(true);
+            assertTrue(ours.contains("running (1):\n  flow spinner on shared-io-1"), ours);
+            assertTrue(theirs.contains("running (0):"), theirs);
+        } finally {
+            release.set(true);
+            shared.shutdown();
+            assertTrue(shared.awaitTermination(5, TimeUnit.SECONDS));
+            other.close();
         }
     }
 }
