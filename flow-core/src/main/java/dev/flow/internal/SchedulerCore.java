@@ -35,11 +35,11 @@ import org.slf4j.Logger;
  *
  * <p>Flows run on its workers; a completed awaited operation (on any thread, including a MINA I/O
  * processor) merely puts the flow back on the ready queue, unless it completes on a <em>carrier</em>
- * of this core ({@link #carrierThreadFactory}) or a shared one ({@link #sharedCarrierThreadFactory}), which
- * runs the flow inline (an adaptive carrier only the flows it may run). Every suspension has one wake-up ({@link Ticket}); whoever claims it (the
- * operation, a timeout, a cancel, {@link #close}) alone resumes the flow, so a flow is touched by one
- * thread at a time. After arming the wake-up, the suspending worker no longer touches the flow.
- * Thread-safe.
+ * of this core ({@link #carrierThreadFactory}) or a shared one ({@link #sharedCarrierThreadFactory}),
+ * which runs the flow inline (an adaptive carrier only the flows it may run). Every suspension has one
+ * wake-up ({@link Ticket}); whoever claims it (the operation, a timeout, a cancel, {@link #close}) alone
+ * resumes the flow, so a flow is touched by one thread at a time. After arming the wake-up, the
+ * suspending worker no longer touches the flow. Thread-safe.
  */
 public final class SchedulerCore {
 
@@ -70,6 +70,8 @@ public final class SchedulerCore {
      * FlowState#countRun}).
      */
     static final long CARRIER_RUN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The live shared carriers, of no core (see {@link #sharedCarrierThreadFactory}). */
+    private static final Set<Carrier> SHARED_CARRIERS = ConcurrentHashMap.newKeySet();
 
     static {
         try {
@@ -87,8 +89,6 @@ public final class SchedulerCore {
     /** The live carrier threads of this core (see {@link #carrierThreadFactory}). */
     private final Set<Carrier> carriers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger carrierIds = new AtomicInteger();
-    /** The live shared carriers, of no core (see {@link #sharedCarrierThreadFactory}). */
-    private static final Set<Carrier> SHARED_CARRIERS = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor timer;
     /**
      * Every thread the timer made: {@link #close} joins them, as the executor's own termination comes

@@ -69,8 +69,8 @@ public final class FlowSocketFactory extends SocketFactory implements AsyncSocke
      * soTimeout}), MINA's connect timeout (60 s) and I/O processor count (processors + 1), the default
      * {@link Dispatch#ADAPTIVE} (a library loaded strict whose runs are short resumes on the I/O thread
      * that read its reply, whichever scheduler its flow belongs to; a lenient one on its scheduler's
-     * workers), and daemon threads, so that it never keeps the JVM running. It lives as long as the JVM and is never closed by
-     * Flow; do not close it (its sockets would fail and new ones could not connect). For other settings,
+     * workers), and daemon threads, so that it never keeps the JVM running. It lives as long as the JVM
+     * and is never closed by Flow; do not close it (its sockets would fail and new ones could not connect). For other settings,
      * build a connector and pass {@link FlowConnector#socketFactory()} to the library instead.
      */
     public static FlowConnector defaultConnector() {

@@ -54,6 +54,11 @@ class CarrierTest {
         assertEquals(0, Schedulers.liveThreads("carrier-test"));
     }
 
+    /** A thread of a shared carrier ({@code shared-io-1}), of no scheduler; shut down by the test. */
+    private static ExecutorService sharedCarrier() {
+        return Executors.newSingleThreadExecutor(SchedulerCore.sharedCarrierThreadFactory("shared-io", false));
+    }
+
     private CompletableFuture<String> relay(String name, List<CompletableFuture<String>> outs) {
         CompletableFuture<String> in = new CompletableFuture<>();
         handles.add(scheduler.submit(Schedulers.fixture("Relay", name, in, outs, log)));
@@ -121,7 +126,7 @@ class CarrierTest {
 
     @Test
     void aSharedCarrierRunsTheFlowsOfEverySchedulerItWakesEachCountedByItsOwn() throws Exception {
-        ExecutorService shared = Executors.newSingleThreadExecutor(SchedulerCore.sharedCarrierThreadFactory("shared-io", false));
+        ExecutorService shared = sharedCarrier();
         FlowScheduler other = FlowScheduler.builder().workers(1).name("carrier-test-other").build();
         try {
             CompletableFuture<String> ofOther = new CompletableFuture<>();
@@ -146,7 +151,7 @@ class CarrierTest {
 
     @Test
     void aFlowOnASharedCarrierThatClosesItsOwnSchedulerDoesNotWaitForItself() throws Exception {
-        ExecutorService shared = Executors.newSingleThreadExecutor(SchedulerCore.sharedCarrierThreadFactory("shared-io", false));
+        ExecutorService shared = sharedCarrier();
         try {
             CompletableFuture<String> in = new CompletableFuture<>();
             handles.add(scheduler.submit(Schedulers.fixture("CloseOnWake", "a", in, scheduler, log)));
@@ -163,7 +168,7 @@ class CarrierTest {
 
     @Test
     void aDumpListsItsOwnFlowsRunningOnASharedCarrierAndNoOtherSchedulersDumpDoes() throws Exception {
-        ExecutorService shared = Executors.newSingleThreadExecutor(SchedulerCore.sharedCarrierThreadFactory("shared-io", false));
+        ExecutorService shared = sharedCarrier();
         FlowScheduler other = FlowScheduler.builder().workers(1).name("carrier-test-other").build();
         AtomicBoolean running = new AtomicBoolean();
         AtomicBoolean release = new AtomicBoolean();
