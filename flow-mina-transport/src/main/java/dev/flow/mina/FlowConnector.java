@@ -277,13 +277,9 @@ public final class FlowConnector implements AutoCloseable {
             }
             own = tcpProcessors;
         }
-        if (own != null && own.ownsCurrentThread()) {
-            Thread closer = new Thread(() -> release(connectors), this + "-close");
-            closer.setDaemon(daemon);
-            closer.start();
-            return;
+        if (own == null || !own.stopsElsewhereIfOwnThread(() -> release(connectors), this + "-close", daemon)) {
+            release(connectors);
         }
-        release(connectors);
     }
 
     /** Closes the sessions of {@code connectors}, disposes them, then releases the threads. */

@@ -399,12 +399,9 @@ public final class FlowServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return false;
         }
-        if (processors != null && processors.ownsCurrentThread()) {
-            // A session flow resumed on this server's I/O thread (ADAPTIVE, IO_THREADS): the stop waits
-            // for that very thread, so it runs on a thread of its own.
-            Thread stopper = new Thread(() -> stop(grace), this + "-close");
-            stopper.setDaemon(false);
-            stopper.start();
+        // A session flow resumed on this server's I/O thread (ADAPTIVE, IO_THREADS): the stop waits for
+        // that very thread, so it runs on a thread of its own.
+        if (processors != null && processors.stopsElsewhereIfOwnThread(() -> stop(grace), this + "-close", false)) {
             return false;
         }
         return stop(grace);

@@ -160,9 +160,19 @@ final class IoProcessors implements AutoCloseable {
         }
     }
 
-    /** Whether the calling thread runs one of these processors' loops (a session flow resumed there included). */
-    boolean ownsCurrentThread() {
-        return LOOP.get() == threads;
+    /**
+     * Runs {@code stop} (the close of the server or connector using these processors, which waits for their
+     * loops) on a new thread named {@code name} if the calling thread runs one of those loops (a session flow
+     * resumed there included), and returns {@code true}; else does nothing and returns {@code false}.
+     */
+    boolean stopsElsewhereIfOwnThread(Runnable stop, String name, boolean daemon) {
+        if (LOOP.get() != threads) {
+            return false;
+        }
+        Thread stopper = new Thread(stop, name);
+        stopper.setDaemon(daemon);
+        stopper.start();
+        return true;
     }
 
     /** The {@link OutOfMemoryError}s that escaped a processor loop, which then ran again. */

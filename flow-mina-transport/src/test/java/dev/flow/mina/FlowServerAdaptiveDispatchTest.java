@@ -41,7 +41,6 @@ class FlowServerAdaptiveDispatchTest {
 
     private final FlowScheduler scheduler = FlowScheduler.builder()
             .workers(1).policy(SuspendPolicy.immediately()).name("adaptive-test").build();
-    private final FlowConnector connector = FlowConnector.builder().build();
     private final List<FlowServer> servers = new ArrayList<>();
     private final List<Socket> sockets = new ArrayList<>();
     private final Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
@@ -51,7 +50,7 @@ class FlowServerAdaptiveDispatchTest {
         for (Socket s : sockets) {
             s.close();
         }
-        Teardown.closeAll(connector, servers, scheduler);
+        Teardown.closeAll(servers, scheduler);
         FlowStats st = scheduler.stats();
         assertEquals(0, st.active() + st.running() + st.suspended() + st.queued(), st.toString());
     }

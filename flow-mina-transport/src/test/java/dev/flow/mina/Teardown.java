@@ -13,10 +13,17 @@ final class Teardown {
     private Teardown() {
     }
 
-    /** Closes the connector and the servers, checks they left nothing open, then stops the scheduler. */
+    /** Closes the servers, checks they left nothing open, then stops the scheduler. */
+    static void closeAll(List<FlowServer> servers, FlowScheduler scheduler) throws Exception {
+        closeAll(null, servers, scheduler);
+    }
+
+    /** Closes the connector (if any) and the servers, checks they left nothing open, then stops the scheduler. */
     static void closeAll(FlowConnector connector, List<FlowServer> servers, FlowScheduler scheduler) throws Exception {
         try {
-            connector.close();
+            if (connector != null) {
+                connector.close();
+            }
             for (FlowServer s : servers) {
                 s.close();
                 assertEquals(0, s.openSessions(), "open sessions after close");
