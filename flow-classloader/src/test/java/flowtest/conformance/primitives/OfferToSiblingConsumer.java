@@ -6,8 +6,15 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
-/** A producer offering with a timeout into a queue of one slot that a sibling flow drains. */
+/**
+ * A producer offering with a timeout into a queue of one slot that a sibling flow drains. The consumer
+ * starts {@value #CONSUMER_DELAY_MILLIS} ms late, computing rather than waiting (a wait would suspend it and
+ * say nothing about the offers), so the producer's second offer finds the queue full and waits: on two
+ * workers the two could otherwise run in lockstep, each offer finding room and each poll an item, and
+ * nothing would suspend (seen once under load in CI).
+ */
 public final class OfferToSiblingConsumer implements Callable<Object> {
+    static final long CONSUMER_DELAY_MILLIS = 100;
 
     /** Takes four items with a timeout each and sums them. */
     static final class Consumer implements Callable<Object> {
@@ -19,6 +26,10 @@ public final class OfferToSiblingConsumer implements Callable<Object> {
 
         @Override
         public Object call() throws Exception {
+            long start = System.nanoTime();
+            while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(CONSUMER_DELAY_MILLIS)) {
+                Thread.onSpinWait();
+            }
             int sum = 0;
             for (int i = 0; i < 4; i++) {
                 Integer v = queue.poll(3, TimeUnit.SECONDS);
