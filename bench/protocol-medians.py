@@ -6,7 +6,8 @@
 For each load and server label: throughput per round and its median, median p50/p99, server CPU
 per request, threads and RSS; where the runs have perf counts (PERF=1), the server's system calls and
 context switches per request (perf's counts over the steady state divided by its requests); with BASELINE_LABEL, each server's median throughput and CPU per
-request over the baseline's (same load). A run whose log has no RESULT line, or an INVALID RUN
+request over the baseline's (same load), and the median of the per-round ratios (each round's run over the
+baseline's run of the same round, rounds where both are valid; n = how many). A run whose log has no RESULT line, or an INVALID RUN
 line, is listed and left out of the medians.
 """
 import collections
@@ -48,8 +49,8 @@ for f in sorted(os.listdir(out)):
          int(s.group(3)), int(s.group(4)), per('raw_syscalls:sys_enter'), per('context-switches')))
 
 print('| load | server | throughput per round (req/s) | median | p50 / p99 ms (median) | CPU µs/req (median) '
-      '| syscalls / cs per req (median) | threads | RSS MB |' + (' throughput / %s | CPU / %s |' % (baseline, baseline) if baseline else ''))
-print('|---|---|---|---|---|---|---|---|---|' + ('---|---|' if baseline else ''))
+      '| syscalls / cs per req (median) | threads | RSS MB |' + (' throughput / %s | CPU / %s | paired per round: throughput, CPU (n) |' % (baseline, baseline) if baseline else ''))
+print('|---|---|---|---|---|---|---|---|---|' + ('---|---|---|' if baseline else ''))
 for load in sorted(runs):
     by = collections.OrderedDict()
     for run in sorted(runs[load], key=lambda x: (x[0], x[1])):
@@ -66,9 +67,13 @@ for load in sorted(runs):
             counted, max(r[6] for r in rs), max(r[7] for r in rs))
         if baseline:
             if baseline in med:
-                row += ' %.2f | %.2f |' % (med[label][0] / med[baseline][0], med[label][1] / med[baseline][1])
+                base = {r[1]: r for r in by[baseline]}
+                pairs = [(r[2] / base[r[1]][2], r[5] / base[r[1]][5]) for r in rs if r[1] in base]
+                row += ' %.2f | %.2f | %.2f, %.2f (%d) |' % (
+                    med[label][0] / med[baseline][0], med[label][1] / med[baseline][1],
+                    statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs), len(pairs))
             else:
-                row += ' — | — |'
+                row += ' — | — | — |'
         print(row)
 if bad:
     print('\nleft out (no result, or invalid): ' + ', '.join(bad))

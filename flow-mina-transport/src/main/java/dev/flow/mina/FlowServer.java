@@ -1300,7 +1300,11 @@ public final class FlowServer implements AutoCloseable {
             return this;
         }
 
-        /** Number of MINA I/O processor threads for TCP, 1 to 256; default MINA's (processors + 1). */
+        /**
+         * Number of MINA I/O processor threads for TCP, 1 to 256. Default: one per processor with {@link
+         * Dispatch#ADAPTIVE} (the default) and {@link Dispatch#IO_THREADS}, whose I/O threads run the flows;
+         * MINA's default (processors + 1) with {@link Dispatch#WORKERS} and {@link #threadPerSession()}.
+         */
         public Builder ioProcessors(int ioProcessors) {
             this.ioProcessors = IoProcessors.checkCount(ioProcessors);
             return this;

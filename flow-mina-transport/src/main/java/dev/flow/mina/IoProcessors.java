@@ -63,14 +63,24 @@ final class IoProcessors implements AutoCloseable {
     }
 
     /**
-     * Creates {@code count} processors ({@code 0}: MINA's default, processors + 1) for {@code dispatch};
+     * How many I/O threads a server or connector of {@code dispatch} has when its builder sets none: with
+     * {@code WORKERS}, MINA's default, the processors plus one; with {@code IO_THREADS} and {@code
+     * ADAPTIVE}, whose I/O threads run the flows, one per processor, so that none waits for a core while
+     * it holds its sessions (bench/RESULTS.md, "Two I/O threads on two cores").
+     */
+    static int defaultCount(Dispatch dispatch) {
+        return dispatch == Dispatch.WORKERS ? FlowNioProcessors.DEFAULT_SIZE : Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * Creates {@code count} processors ({@code 0}: {@link #defaultCount}) for {@code dispatch};
      * {@code scheduler} is the one whose flows they run ({@code IO_THREADS} and {@code ADAPTIVE} only);
      * with {@code daemon}, the threads are daemon threads; with {@code keepLoops} (a server's), a
      * processor keeps its loop and thread while it has no session, until it is closed.
      */
     static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name, boolean daemon,
             boolean keepLoops) {
-        int n = count > 0 ? count : FlowNioProcessors.DEFAULT_SIZE;
+        int n = count > 0 ? count : defaultCount(dispatch);
         ThreadPoolExecutor threads;
         if (dispatch == Dispatch.WORKERS && daemon) {
             threads = daemonThreads(name + "-io");

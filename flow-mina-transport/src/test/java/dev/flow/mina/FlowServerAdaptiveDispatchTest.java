@@ -16,6 +16,8 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -78,14 +80,16 @@ class FlowServerAdaptiveDispatchTest {
         return reply.substring(line.length() + 4);
     }
 
-    /**
-     * Sends lines through {@code c} until one is answered on an I/O thread ({@value #MAX_LINES} at most);
-     * returns how many.
-     */
-    private int linesUntilAnsweredOnTheIoThread(LineSocketClient c) throws Exception {
+    /** How many lines a session was sent until one was answered on an I/O thread, and that thread. */
+    private record Answered(int lines, String ioThread) {
+    }
+
+    /** Sends lines through {@code c} until one is answered on an I/O thread ({@value #MAX_LINES} at most). */
+    private Answered untilAnsweredOnTheIoThread(LineSocketClient c) throws Exception {
         for (int i = 1; i <= MAX_LINES; i++) {
-            if (isIoThread(threadAnswering(c, "line " + i))) {
-                return i;
+            String thread = threadAnswering(c, "line " + i);
+            if (isIoThread(thread)) {
+                return new Answered(i, thread);
             }
         }
         throw new AssertionError(MAX_LINES + " lines answered, none on the I/O thread");
@@ -104,7 +108,26 @@ class FlowServerAdaptiveDispatchTest {
         LineSocketClient c = client(server(STRICT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()));
         String first = threadAnswering(c, "first");
         assertTrue(isWorker(first), "a session's first runs are on workers: " + first);
-        linesUntilAnsweredOnTheIoThread(c);
+        untilAnsweredOnTheIoThread(c);
+        assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    /**
+     * The I/O threads run the flows with this dispatch, so there is one per processor (MINA's default, one
+     * more, made one of them wait for a core while it held its sessions). MINA hands sessions to its I/O
+     * threads in turn, so twice as many sessions as MINA's default reach every one of them.
+     */
+    @Test
+    void byDefaultAServerHasOneIoThreadPerProcessor() throws Exception {
+        FlowServer s = FlowServer.builder().scheduler(scheduler).onFailure((t, e) -> failures.add(e))
+                .handler(STRICT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()).start(ANY_LOOPBACK_PORT);
+        servers.add(s);
+        int processors = Runtime.getRuntime().availableProcessors();
+        Set<String> ioThreads = new TreeSet<>();
+        for (int i = 0; i < 2 * (processors + 1); i++) {
+            ioThreads.add(untilAnsweredOnTheIoThread(client(s)).ioThread());
+        }
+        assertEquals(processors, ioThreads.size(), "I/O threads that answered: " + ioThreads);
         assertEquals(List.of(), List.copyOf(failures));
     }
 
@@ -135,15 +158,15 @@ class FlowServerAdaptiveDispatchTest {
     void twoRunsLongerThanAMillisecondSendTheSessionBackToWorkersUntilItsRunsAreShortAgain() throws Exception {
         FlowServer server = server(STRICT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>());
         LineSocketClient c = client(server);
-        linesUntilAnsweredOnTheIoThread(c);
+        untilAnsweredOnTheIoThread(c);
         threadAnswering(c, "spin");
         threadAnswering(c, "spin");
         String after = threadAnswering(c, "after");
         assertTrue(isWorker(after), "the run after a second long one is on a worker: " + after);
-        int lines = linesUntilAnsweredOnTheIoThread(c);
+        int lines = untilAnsweredOnTheIoThread(c).lines();
         assertTrue(lines >= 4, "back on the I/O thread only after four short runs in a row: " + lines + " lines");
         // Another session of the same server reaches its I/O thread as any does (the call fails otherwise).
-        linesUntilAnsweredOnTheIoThread(client(server));
+        untilAnsweredOnTheIoThread(client(server));
         assertEquals(List.of(), List.copyOf(failures));
     }
 
@@ -153,7 +176,7 @@ class FlowServerAdaptiveDispatchTest {
         FlowServer server = server(STRICT, "flowtest.mina.StoppingEcho", self);
         self.set(server);
         LineSocketClient c = client(server);
-        linesUntilAnsweredOnTheIoThread(c);
+        untilAnsweredOnTheIoThread(c);
         long start = System.nanoTime();
         c.send("stop");
         String reply = c.in.readLine();

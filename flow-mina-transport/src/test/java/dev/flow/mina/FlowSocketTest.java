@@ -98,6 +98,7 @@ class FlowSocketTest {
                 awaitMayReply();
                 out.print("late after " + go + "\n");
             } else if ("greet".equals(mode)) {
+                awaitMayReply();
                 out.print("hello\n");
                 int n = 0;
                 while (in.read() >= 0) {

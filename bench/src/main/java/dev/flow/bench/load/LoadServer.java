@@ -50,9 +50,10 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-workers|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
  *      [--handlers=samples|samples-strict|plain] [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
- * {@code --io-processors} defaults to the system property {@value #IO_PROCESSORS_PROPERTY}, else 0 (MINA's
- * default, the processors plus one), so a spawned server takes it from its JVM options ({@code
- * JVM_ARGS_<label>} in {@code protocol-rounds.sh}).
+ * {@code --io-processors} defaults to the system property {@value #IO_PROCESSORS_PROPERTY}, else 0 (the
+ * server's default: one per processor for {@code FlowServer}'s default dispatch and {@code IO_THREADS}, the
+ * processors plus one, MINA's, for {@code WORKERS}, sync and {@code mina}), so a spawned server takes it from
+ * its JVM options ({@code JVM_ARGS_<label>} in {@code protocol-rounds.sh}).
  */
 public final class LoadServer implements AutoCloseable {
 
