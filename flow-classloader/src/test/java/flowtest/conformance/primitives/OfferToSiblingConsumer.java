@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
  * nothing would suspend (seen once under load in CI).
  */
 public final class OfferToSiblingConsumer implements Callable<Object> {
+    /** How long the consumer computes before its first poll. */
     static final long CONSUMER_DELAY_MILLIS = 100;
 
     /** Takes four items with a timeout each and sums them. */

@@ -24,8 +24,8 @@ public enum Dispatch {
     IO_THREADS,
     /**
      * The default of servers and connectors: {@link #IO_THREADS} for the sessions it is safe for, {@link
-     * #WORKERS} for the others, decided per session. A flow woken by its own input resumes on the I/O thread that read it
-     * only if
+     * #WORKERS} for the others, decided per session. A flow woken by its own input resumes on the I/O
+     * thread that read it only if
      * <ul>
      *   <li>its handler class was instrumented <em>strict</em> (a strict loader, or the agent or build
      *       plugin in strict mode): every wait it reaches either suspends or is refused wherever it runs,

@@ -69,7 +69,9 @@ final class IoProcessors implements AutoCloseable {
      * it holds its sessions (bench/RESULTS.md, "Two I/O threads on two cores").
      */
     static int defaultCount(Dispatch dispatch) {
-        return dispatch == Dispatch.WORKERS ? FlowNioProcessors.DEFAULT_SIZE : Runtime.getRuntime().availableProcessors();
+        return dispatch == Dispatch.WORKERS
+                ? FlowNioProcessors.DEFAULT_SIZE
+                : Runtime.getRuntime().availableProcessors();
     }
 
     /**

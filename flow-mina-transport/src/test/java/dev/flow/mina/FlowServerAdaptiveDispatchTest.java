@@ -113,9 +113,9 @@ class FlowServerAdaptiveDispatchTest {
     }
 
     /**
-     * The I/O threads run the flows with this dispatch, so there is one per processor (MINA's default, one
-     * more, made one of them wait for a core while it held its sessions). MINA hands sessions to its I/O
-     * threads in turn, so twice as many sessions as MINA's default reach every one of them.
+     * The I/O threads run the flows with this dispatch, so there is one per processor: with MINA's default,
+     * one more, one of them always waited for a core while it held its sessions. MINA hands sessions to its
+     * I/O threads in turn, so twice as many sessions as MINA's default reach every one of them.
      */
     @Test
     void byDefaultAServerHasOneIoThreadPerProcessor() throws Exception {
