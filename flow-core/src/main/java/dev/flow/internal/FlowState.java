@@ -7,7 +7,8 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.core.StackRecorder;
 
@@ -18,6 +19,11 @@ import org.apache.commons.javaflow.core.StackRecorder;
  * <p>Touched by one worker at a time; the hand-over between workers goes through the scheduler's
  * ready queue, which publishes all writes. Its public methods are what the per-loader copies of
  * {@link Awaits} and {@code FlowLocal} need; none of them can complete or resume a flow.
+ *
+ * <p>An object per flow, so its size is what a suspended flow costs beyond its saved stack: 64 bytes
+ * (compressed references). That is why the flags and the carrier counts are bits of two small fields
+ * ({@link #flags}, {@link #runs}), written only by whoever owns the flow, and why the wake-up is armed in
+ * {@link #ticket} itself rather than in a field of its own.
  */
 public final class FlowState extends Ticket implements Runnable, BiConsumer<Object, Throwable> {
 
@@ -29,14 +35,29 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     public static final int IO = 2;
 
     static final byte CANCELLED = 1;
+
+    // The bits of flags.
     private static final int MODE_BITS = 3;
     /** The last wait timed out. */
     private static final int TIMED_OUT = 4;
     /** The flow was woken by something other than its own callback: old callbacks may still fire. */
     private static final int STALE = 8;
+    /** The flow has started running. */
+    private static final int BEGUN = 16;
+    /** The flow's interrupt status while it is not on a worker. */
+    private static final int INTERRUPTED = 32;
+    /** See {@link #decoratedReady()}. */
+    private static final int DECORATED_READY = 64;
 
-    private static final AtomicIntegerFieldUpdater<FlowState> WAKE =
-            AtomicIntegerFieldUpdater.newUpdater(FlowState.class, "wake");
+    private static final VarHandle TICKET;
+
+    static {
+        try {
+            TICKET = MethodHandles.lookup().findVarHandle(FlowState.class, "ticket", Ticket.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final SchedulerCore scheduler;
     final FlowResult result;
@@ -45,11 +66,6 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     StackRecorder continuation;
     /** Current pin site, or {@link Pins#NOT_PINNED}. */
     int pinSite = Pins.NOT_PINNED;
-    /**
-     * Set while a JDK decorator made outside the scope reads what {@link Awaits#awaitDecorated} made sure
-     * is buffered: its calls of the transport view do not wait, so they are not pinned waits.
-     */
-    private boolean decoratedReady;
 
     /**
      * What the flow waits for; a {@link Failed} once registering its wake-up failed. Before a flow
@@ -59,38 +75,35 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      */
     Object blocker;
     /**
-     * The suspension mode ({@link #MODE_BITS}) and the {@link #TIMED_OUT} and {@link #STALE} bits;
-     * owned by whoever owns the flow (its worker, or whoever claimed its wake-up).
+     * The suspension mode ({@link #MODE_BITS}) and the bits {@link #TIMED_OUT}, {@link #STALE}, {@link
+     * #BEGUN}, {@link #INTERRUPTED} and {@link #DECORATED_READY}; owned by whoever owns the flow (its
+     * worker, or whoever claimed its wake-up), and written by no one else, so plain writes of the whole
+     * byte lose nothing.
      */
     private byte flags;
-    /** Whether the flow has started running; worker-owned. */
-    boolean begun;
-    /** The flow's interrupt status while it is not on a worker. */
-    boolean interrupted;
     /**
-     * For an adaptive carrier ({@link SchedulerCore#carrierThreadFactory}): how many runs
-     * in a row were short ({@link #countRun}), up to {@link #FORGIVE_AFTER}; owned by whoever runs the flow.
+     * For an adaptive carrier ({@link SchedulerCore#carrierThreadFactory}), three counts ({@link
+     * #countRun}); owned by whoever runs the flow:
+     * <ul>
+     *   <li>bits 0-6, {@link #shortRuns()}: how many runs in a row were short, up to {@link #FORGIVE_AFTER};
+     *   <li>bits 7-11, {@link #sinceLongRun()}: short runs since the last long one, up to {@link
+     *       #LONG_RUN_WINDOW} (where it starts: none yet);
+     *   <li>bits 12-14, {@link #runsShift()}: {@link #NEVER_ON_CARRIER}, or how many short runs in a row an
+     *       adaptive carrier asks for before it runs the flow, as a power of two: {@link #FIRST_RUNS_SHIFT}
+     *       at the start, one more (up to {@link #MAX_RUNS_SHIFT}) after each long run.
+     * </ul>
      */
-    private byte shortRuns;
-    /**
-     * {@link #NEVER_ON_CARRIER}, or how many short runs in a row an adaptive carrier asks for before it
-     * runs the flow, as a power of two: {@link #FIRST_RUNS_SHIFT} at the start, one more (up to {@link
-     * #MAX_RUNS_SHIFT}) after each long run. Owned by whoever runs the flow.
-     */
-    private byte runsShift;
-    /**
-     * Short runs since the last long one, up to {@link #FORGIVE_AFTER} (where it starts: none yet); a long
-     * run within {@link #LONG_RUN_WINDOW} of another counts against the flow. Owned by whoever runs it.
-     */
-    private byte sinceLongRun = FORGIVE_AFTER;
+    private short runs = runs(0, LONG_RUN_WINDOW, FIRST_RUNS_SHIFT);
     /**
      * The flow's context class loader while it is not on a worker: its task's loader at the start (for an
      * instrumented task), then whatever the flow set; worker-owned.
      */
     ClassLoader contextLoader;
-    /** 1 while a suspension waits for this flow as its wake-up; the callback that moves it to 0 wins. */
-    private volatile int wake;
-    /** The wake-up of the current suspension: this flow itself or a {@link Wakeup}. */
+    /**
+     * The wake-up of the current suspension: this flow itself, or a {@link SchedulerCore} {@code Wakeup}.
+     * This flow as its own wake-up is armed while the field holds it: the callback that moves the field
+     * to {@code null} claims it ({@link #claim()}).
+     */
     volatile Ticket ticket;
     /** {@link #CANCELLED} once {@link #cancel()} was called. */
     volatile byte stop;
@@ -108,14 +121,14 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     /** The name, the recorded site, the flow-locals and a timeout, which most flows never have; {@code null} until one is set. */
     private volatile Extras extras;
 
-    /** {@link #runsShift} of a flow an adaptive carrier never runs. */
-    private static final byte NEVER_ON_CARRIER = -1;
-    /** {@link #runsShift} at the start: two short runs (the start and one wake-up, on workers) first. */
-    private static final byte FIRST_RUNS_SHIFT = 1;
-    /** The most {@link #runsShift} grows to: 64 short runs in a row. */
+    /** {@link #runsShift()} of a flow an adaptive carrier never runs. */
+    private static final int NEVER_ON_CARRIER = 7;
+    /** {@link #runsShift()} at the start: two short runs (the start and one wake-up, on workers) first. */
+    private static final int FIRST_RUNS_SHIFT = 1;
+    /** The most {@link #runsShift()} grows to: 64 short runs in a row. */
     private static final int MAX_RUNS_SHIFT = 6;
-    /** The streak of short runs after which {@link #runsShift} shrinks by one. */
-    private static final byte FORGIVE_AFTER = 127;
+    /** The streak of short runs after which {@link #runsShift()} shrinks by one. */
+    private static final int FORGIVE_AFTER = 127;
     /**
      * A long run counts against a flow only if another came at most this many runs before it: one alone is
      * more often the thread preempted (two cores, more runnable threads) or a collection than the code.
@@ -125,7 +138,6 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     FlowState(SchedulerCore scheduler, String name) {
         this.scheduler = scheduler;
         this.result = new FlowResult(this);
-        this.runsShift = FIRST_RUNS_SHIFT;
         if (name != null) {
             extras = new Extras(name);
         }
@@ -142,7 +154,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
 
     /** Keeps this flow off adaptive carriers for good (a task whose waits may pin). */
     void neverOnCarrier() {
-        runsShift = NEVER_ON_CARRIER;
+        runs = runs(shortRuns(), sinceLongRun(), NEVER_ON_CARRIER);
     }
 
     /**
@@ -150,12 +162,14 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      * (at least {@code 2^runsShift} in a row) were each shorter than the carrier's limit.
      */
     boolean mayRunOnCarrier() {
-        return runsShift >= 0 && shortRuns >= 1 << runsShift;
+        int shift = runsShift();
+        return shift != NEVER_ON_CARRIER && shortRuns() >= 1 << shift;
     }
 
     /** Whether the run about to start counts towards {@link #mayRunOnCarrier()} if not on a carrier. */
     boolean countsRuns() {
-        return runsShift >= 0 && shortRuns < 1 << runsShift;
+        int shift = runsShift();
+        return shift != NEVER_ON_CARRIER && shortRuns() < 1 << shift;
     }
 
     /**
@@ -167,39 +181,81 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
      * preempted, a collection) do not keep it off its I/O thread.
      */
     void countRun(long nanos, long limitNanos) {
-        if (runsShift < 0) {
+        int shift = runsShift();
+        if (shift == NEVER_ON_CARRIER) {
             return;
         }
+        int shortRuns = shortRuns();
+        int sinceLongRun = sinceLongRun();
         if (nanos > limitNanos) {
             if (sinceLongRun < LONG_RUN_WINDOW) {
                 shortRuns = 0;
-                runsShift = (byte) Math.min(runsShift + 1, MAX_RUNS_SHIFT);
+                shift = Math.min(shift + 1, MAX_RUNS_SHIFT);
             }
-            sinceLongRun = 0;
+            runs = runs(shortRuns, 0, shift);
             return;
         }
-        if (sinceLongRun < FORGIVE_AFTER) {
+        if (sinceLongRun < LONG_RUN_WINDOW) {
+            // Counted only up to the window: whether the last long run is within it is all that matters.
             sinceLongRun++;
         }
         if (shortRuns < FORGIVE_AFTER) {
             shortRuns++;
-        } else if (runsShift > FIRST_RUNS_SHIFT) {
-            runsShift--;
-            shortRuns = (byte) (1 << runsShift);
+        } else if (shift > FIRST_RUNS_SHIFT) {
+            shift--;
+            shortRuns = 1 << shift;
         }
+        runs = runs(shortRuns, sinceLongRun, shift);
+    }
+
+    private int shortRuns() {
+        return runs & 0x7F;
+    }
+
+    private int sinceLongRun() {
+        return (runs >>> 7) & 0x1F;
+    }
+
+    private int runsShift() {
+        return (runs >>> 12) & 0x7;
+    }
+
+    private static short runs(int shortRuns, int sinceLongRun, int runsShift) {
+        return (short) (shortRuns | sinceLongRun << 7 | runsShift << 12);
+    }
+
+    /** Whether the flow has started running; worker-owned. */
+    boolean begun() {
+        return (flags & BEGUN) != 0;
+    }
+
+    /** Marks that the flow has started running; by its worker. */
+    void markBegun() {
+        flags |= BEGUN;
+    }
+
+    /** The flow's interrupt status while it is not on a worker. */
+    boolean interrupted() {
+        return (flags & INTERRUPTED) != 0;
+    }
+
+    /** Sets {@link #interrupted()}; by the flow's worker as it leaves or takes the flow. */
+    void interrupted(boolean interrupted) {
+        flags = (byte) (interrupted ? flags | INTERRUPTED : flags & ~INTERRUPTED);
     }
 
     /**
      * Whether a JDK decorator made outside the scope is reading what {@code Awaits.awaitDecorated} made
-     * sure is buffered. Public only because each class loader's copy of {@code Awaits} calls it.
+     * sure is buffered: its calls of the transport view do not wait, so they are not pinned waits. Public
+     * only because each class loader's copy of {@code Awaits} calls it.
      */
     public boolean decoratedReady() {
-        return decoratedReady;
+        return (flags & DECORATED_READY) != 0;
     }
 
     /** Sets {@link #decoratedReady()}. Public only because each class loader's copy of {@code Awaits} calls it. */
     public void decoratedReady(boolean ready) {
-        decoratedReady = ready;
+        flags = (byte) (ready ? flags | DECORATED_READY : flags & ~DECORATED_READY);
     }
 
     /**
@@ -323,7 +379,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         } else if (x != null) {
             x.timeoutNanos = 0;
         }
-        this.flags = (byte) ((flags & STALE) | mode);
+        this.flags = (byte) ((flags & ~(MODE_BITS | TIMED_OUT)) | mode);
         if (scheduler.recordsStacks()) {
             extras().site = FlowDumper.userFrames();
         }
@@ -401,19 +457,14 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         flags |= TIMED_OUT | STALE;
     }
 
-    /** Arms this flow as the wake-up of its current suspension. */
-    void armWake() {
-        wake = 1;
-    }
-
     @Override
     boolean claim() {
-        return WAKE.compareAndSet(this, 1, 0);
+        return TICKET.compareAndSet(this, (Ticket) this, (Ticket) null);
     }
 
     @Override
     boolean live() {
-        return wake == 1;
+        return ticket == this;
     }
 
     @Override

@@ -323,8 +323,8 @@ public final class SchedulerCore {
     private void runOnce(FlowState f, Runner worker) {
         running.incrementAndGet();
         Thread.interrupted();
-        if (f.interrupted) {
-            f.interrupted = false;
+        if (f.interrupted()) {
+            f.interrupted(false);
             worker.interrupt();
         }
         if (f.continuation == null) {
@@ -339,10 +339,10 @@ public final class SchedulerCore {
         Object value = null;
         Throwable failure = null;
         try {
-            if (f.stop != 0 && !f.begun) {
+            if (f.stop != 0 && !f.begun()) {
                 failure = new CancellationException("flow cancelled");
             } else if (f.continuation == null) {
-                f.begun = true;
+                f.markBegun();
                 Callable<?> task = (Callable<?>) f.blocker;
                 f.blocker = null;
                 try {
@@ -351,7 +351,7 @@ public final class SchedulerCore {
                     failure = t;
                 }
             } else {
-                f.begun = true;
+                f.markBegun();
                 boolean suspendedAgain = false;
                 // Timed on an adaptive carrier, and on a worker until the flow may go to one.
                 boolean timed = worker instanceof Carrier ? ((Carrier) worker).adaptive : f.countsRuns();
@@ -391,7 +391,7 @@ public final class SchedulerCore {
             } else {
                 WORKER_CURRENT.setRelease(worker, null);
             }
-            f.interrupted = Thread.interrupted();
+            f.interrupted(Thread.interrupted());
             endPinnedWait(f, worker);
         }
         if (finished) {
@@ -434,7 +434,7 @@ public final class SchedulerCore {
         }
         countOutOfMemory(failure);
         f.continuation = null;
-        f.interrupted = false;
+        f.interrupted(false);
         f.contextLoader = null;
         f.blocker = null;
         f.clearLocals();
@@ -483,14 +483,8 @@ public final class SchedulerCore {
         }
         running.decrementAndGet();
         Wakeup wakeup = timeout == 0 && !f.stale() ? null : new Wakeup(f);
-        if (wakeup == null) {
-            if (f.ticket != f) {
-                f.ticket = f;
-            }
-            f.armWake();
-        } else {
-            f.ticket = wakeup;
-        }
+        // Arms the wake-up: the flow itself, or a Wakeup.
+        f.ticket = wakeup == null ? f : wakeup;
         // Armed (volatile) before reading the flags (volatile), which cancel() and stopAll() set
         // before claiming the ticket: either they see this wake-up armed, or this sees their flag.
         if (f.stop != 0) {
