@@ -3,12 +3,12 @@ package dev.flow.internal;
 import dev.flow.SuspendPolicy;
 import dev.flow.spi.Awaitable;
 import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.core.StackRecorder;
 
@@ -22,8 +22,8 @@ import org.apache.commons.javaflow.core.StackRecorder;
  *
  * <p>An object per flow, so its size is what a suspended flow costs beyond its saved stack: 64 bytes
  * (compressed references). That is why the flags and the carrier counts are bits of two small fields
- * ({@link #flags}, {@link #runs}), written only by whoever owns the flow, and why the wake-up is armed in
- * {@link #ticket} itself rather than in a field of its own.
+ * ({@code flags}, {@code runs}), written only by whoever owns the flow, and why the wake-up is armed in
+ * {@code ticket} itself rather than in a field of its own.
  */
 public final class FlowState extends Ticket implements Runnable, BiConsumer<Object, Throwable> {
 

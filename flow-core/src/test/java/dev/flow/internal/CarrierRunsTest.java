@@ -46,6 +46,24 @@ class CarrierRunsTest {
     }
 
     @Test
+    void countsPastTheirCapsKeepTheRules() {
+        // 300 short runs overrun every count FlowState keeps (127 short runs, 16 since the last long one):
+        // they stay at their caps and no count spills into another.
+        FlowState f = new FlowState(null, "f");
+        shortRuns(f, 300);
+        assertTrue(f.mayRunOnCarrier());
+        f.countRun(LONG, LIMIT);
+        assertTrue(f.mayRunOnCarrier(), "a long run after 300 short ones is alone");
+        shortRuns(f, 5);
+        f.countRun(LONG, LIMIT);
+        assertFalse(f.mayRunOnCarrier(), "a second one five runs later counts");
+        shortRuns(f, 3);
+        assertFalse(f.mayRunOnCarrier());
+        shortRuns(f, 1);
+        assertTrue(f.mayRunOnCarrier(), "four short runs after it, as for a second long run anywhere");
+    }
+
+    @Test
     void aSecondLongRunWithinSixteenKeepsTheFlowOffCarriersUntilTwiceAsManyShortRunsInARow() {
         FlowState f = new FlowState(null, "f");
         shortRuns(f, 2);
