@@ -44,9 +44,9 @@ public final class Engine {
         }
     }
 
-    /** A continuation that runs {@code root} from its start. */
+    /** A continuation that runs {@code root} from its start; its stack arrays come when it first runs. */
     static StackRecorder start(Runnable root) {
-        return new StackRecorder(root);
+        return PACK ? StackTrimmer.fresh(root) : new StackRecorder(root);
     }
 
     /**
@@ -60,10 +60,18 @@ public final class Engine {
     static boolean resume(StackRecorder c, SchedulerCore.Runner on) {
         StackRecorder outer = on.recorder;
         on.recorder = c;
+        boolean suspended = false;
         try {
-            return resume(c);
+            if (PACK) {
+                StackTrimmer.lend(c, on.spare);
+            }
+            suspended = resume(c);
+            return suspended;
         } finally {
             on.recorder = outer;
+            if (PACK && !suspended) {
+                StackTrimmer.reclaim(c, on.spare);
+            }
         }
     }
 
@@ -135,9 +143,6 @@ public final class Engine {
     }
 
     private static boolean resume(StackRecorder c) {
-        if (PACK) {
-            StackTrimmer.unpack(c);
-        }
         ThreadLocal<StackRecorder> binding = BINDING;
         SuspendResult r;
         if (binding == null || binding.get() != null) {
@@ -159,10 +164,13 @@ public final class Engine {
         return true;
     }
 
-    /** Packs the stack of {@code c}, which has just suspended; see {@link StackTrimmer}. */
-    static void pack(StackRecorder c) {
+    /**
+     * Packs the stack of {@code c}, which has just suspended on {@code on}, and gives its arrays to that
+     * thread's spares; see {@link StackTrimmer}.
+     */
+    static void pack(StackRecorder c, SchedulerCore.Runner on) {
         if (PACK) {
-            StackTrimmer.pack(c);
+            StackTrimmer.pack(c, on.spare);
         }
     }
 }

@@ -47,7 +47,7 @@ public final class SchedulerCore {
     /**
      * With this many flows suspended, memory matters more than the cost of a capture: parked stacks
      * are packed ({@link StackTrimmer}: about 180 bytes saved per flow at depth 3, two small arrays
-     * per park and three per resumption).
+     * per park; the resumption unpacks into its thread's spare arrays).
      */
     static final int TRIM_THRESHOLD = 1024;
     private static final VarHandle WORKER_CURRENT;
@@ -72,6 +72,8 @@ public final class SchedulerCore {
     static final long CARRIER_RUN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The live shared carriers, of no core (see {@link #sharedCarrierThreadFactory}). */
     private static final Set<Carrier> SHARED_CARRIERS = ConcurrentHashMap.newKeySet();
+    /** Set once an adaptive factory of shared carriers was made: from then on every core's flows may meet one. */
+    private static volatile boolean sharedAdaptiveCarriers;
 
     static {
         try {
@@ -89,6 +91,12 @@ public final class SchedulerCore {
     /** The live carrier threads of this core (see {@link #carrierThreadFactory}). */
     private final Set<Carrier> carriers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger carrierIds = new AtomicInteger();
+    /**
+     * Set once an adaptive factory of this core's carriers was made. Until this core's flows may meet an
+     * adaptive carrier ({@link #mayMeetAdaptiveCarriers()}), their runs on workers are not timed: nothing
+     * would read the counts, and a flow not counted yet only waits longer before a carrier runs it.
+     */
+    private volatile boolean adaptiveCarriers;
     private final ScheduledThreadPoolExecutor timer;
     /**
      * Every thread the timer made: {@link #close} joins them, as the executor's own termination comes
@@ -237,6 +245,8 @@ public final class SchedulerCore {
          * lookup at every instrumented method entry is one load.
          */
         StackRecorder recorder;
+        /** The stack arrays this thread lends to the flows it runs ({@link StackTrimmer}); this thread only. */
+        final StackTrimmer.Spare spare = new StackTrimmer.Spare();
 
         Runner(Runnable target, String name) {
             super(target, name);
@@ -353,8 +363,9 @@ public final class SchedulerCore {
             } else {
                 f.markBegun();
                 boolean suspendedAgain = false;
-                // Timed on an adaptive carrier, and on a worker until the flow may go to one.
-                boolean timed = worker instanceof Carrier ? ((Carrier) worker).adaptive : f.countsRuns();
+                // Timed on an adaptive carrier, and on a worker until the flow may go to one (if any exists).
+                boolean timed = worker instanceof Carrier ? ((Carrier) worker).adaptive
+                        : f.countsRuns() && mayMeetAdaptiveCarriers();
                 long start = timed ? System.nanoTime() : 0;
                 // The flow's context class loader, as its class loaded normally would see on a plain thread
                 // (ServiceLoader lookups find the loader's classes, not the parent's copies).
@@ -475,7 +486,7 @@ public final class SchedulerCore {
         f.since = coarseClock();
         if (suspended.incrementAndGet() >= TRIM_THRESHOLD) {
             try {
-                Engine.pack(f.continuation);
+                Engine.pack(f.continuation, worker);
             } catch (Throwable t) {
                 // Packing only trims the saved stack: out of memory there, the flow parks unpacked.
                 survived(t, worker, f);
@@ -633,6 +644,11 @@ public final class SchedulerCore {
     private static ThreadFactory carrierThreadFactory(SchedulerCore core, String namePrefix, boolean adaptive,
             AtomicInteger ids, Set<Carrier> live) {
         Objects.requireNonNull(namePrefix, "namePrefix");
+        if (adaptive && core == null) {
+            sharedAdaptiveCarriers = true;
+        } else if (adaptive) {
+            core.adaptiveCarriers = true;
+        }
         return r -> {
             Carrier c = new Carrier(core, r, namePrefix + "-" + ids.incrementAndGet(), adaptive, live);
             // Like MINA's own I/O threads, whatever the creating thread is.
@@ -640,6 +656,11 @@ public final class SchedulerCore {
             live.add(c);
             return c;
         };
+    }
+
+    /** Whether an adaptive carrier that may run this core's flows was ever made. */
+    private boolean mayMeetAdaptiveCarriers() {
+        return adaptiveCarriers || sharedAdaptiveCarriers;
     }
 
     /**

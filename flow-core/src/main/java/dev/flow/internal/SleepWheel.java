@@ -1,7 +1,7 @@
 package dev.flow.internal;
 
 import dev.flow.spi.Awaitable;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -10,17 +10,23 @@ import java.util.concurrent.locks.LockSupport;
  * objects, not a million heap entries to re-sort as in a {@code ScheduledThreadPoolExecutor}.
  *
  * <p>One daemon thread turns the wheel and runs the wake-up actions, which only put flows back on
- * the ready queue; an action that fails (out of memory) is reported and the wheel goes on. Sleeps never end early; they end at most about one tick late. Any thread may add
- * a sleep: additions go through a lock-free inbox that the wheel thread drains.
+ * the ready queue; an action that fails (out of memory) is reported and the wheel goes on. Sleeps never
+ * end early; they end at most about one tick late. Any thread may add a sleep: additions go through
+ * lock-free inboxes that the wheel thread drains, one of {@value #INBOXES} picked by the adding thread's
+ * id, so that two workers adding sleeps at once do not fight over one cache line.
  */
 final class SleepWheel implements Runnable {
 
     private static final long TICK_NANOS = 1_000_000L;
     private static final int SLOTS = 1024;
     private static final int MASK = SLOTS - 1;
+    /** How many inboxes; a power of two. */
+    private static final int INBOXES = 4;
+    /** Inboxes sit this many references apart in {@link #inboxes}: 64 bytes or more, a cache line each. */
+    private static final int INBOX_STRIDE = 16;
 
     private final Sleep[] slots = new Sleep[SLOTS];
-    private final AtomicReference<Sleep> inbox = new AtomicReference<>();
+    private final AtomicReferenceArray<Sleep> inboxes = new AtomicReferenceArray<>(INBOXES * INBOX_STRIDE);
     private final Thread thread;
     private final java.util.function.Consumer<Throwable> onError;
     private volatile boolean idle;
@@ -55,12 +61,14 @@ final class SleepWheel implements Runnable {
         return !thread.isAlive();
     }
 
+    @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+
     private void add(Sleep s) {
+        int inbox = (int) (Thread.currentThread().getId() & (INBOXES - 1)) * INBOX_STRIDE;
         Sleep head;
         do {
-            head = inbox.get();
+            head = inboxes.get(inbox);
             s.next = head;
-        } while (!inbox.compareAndSet(head, s));
+        } while (!inboxes.compareAndSet(inbox, head, s));
         if (idle) {
             LockSupport.unpark(thread);
         }
@@ -81,7 +89,7 @@ final class SleepWheel implements Runnable {
     /** One turn: takes the new sleeps, fires the due ones, parks until the next tick or sleep. */
     private void turn() {
         long now = System.nanoTime();
-        drainInbox(now);
+        drainInboxes(now);
         long tick = now / TICK_NANOS;
         long from = tick - lastTick > SLOTS ? tick - SLOTS + 1 : lastTick + 1;
         for (long t = from; t <= tick; t++) {
@@ -90,7 +98,7 @@ final class SleepWheel implements Runnable {
         lastTick = tick;
         if (count == 0) {
             idle = true;
-            if (inbox.get() == null && !closed) {
+            if (inboxesEmpty() && !closed) {
                 LockSupport.park(this);
             }
             idle = false;
@@ -109,8 +117,22 @@ final class SleepWheel implements Runnable {
         }
     }
 
-    private void drainInbox(long now) {
-        Sleep s = inbox.getAndSet(null);
+    private boolean inboxesEmpty() {
+        for (int i = 0; i < INBOXES; i++) {
+            if (inboxes.get(i * INBOX_STRIDE) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void drainInboxes(long now) {
+        for (int i = 0; i < INBOXES; i++) {
+            drain(inboxes.getAndSet(i * INBOX_STRIDE, null), now);
+        }
+    }
+
+    private void drain(Sleep s, long now) {
         while (s != null) {
             Sleep next = s.next;
             if (s.deadline - now <= 0) {
