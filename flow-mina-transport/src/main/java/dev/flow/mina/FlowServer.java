@@ -747,8 +747,24 @@ public final class FlowServer implements AutoCloseable {
         return task;
     }
 
-    /** Sync mode: the session's own thread creates and runs the handler. */
+    /**
+     * Sync mode: the session's own thread creates and runs the handler, unless the server began to stop
+     * while this thread was being started. A stop interrupts the threads it finds in the sessions; one
+     * whose {@code start} had checked {@link #aborting} just before the stop set it, but had not yet
+     * recorded its thread, is not found there, and sees {@code aborting} here instead (both fields are
+     * volatile: the stop writes {@code aborting} before it reads {@code s.thread}, the start writes
+     * {@code s.thread} before this thread reads {@code aborting}).
+     */
     private void runOnThisThread(Session s) {
+        if (aborting) {
+            s.thread = null;
+            try {
+                end(s, Outcome.STOPPED, null);
+            } finally {
+                sessionThreads.remove(Thread.currentThread());
+            }
+            return;
+        }
         Throwable failure = null;
         try {
             Object task = newTask(s.transport);
