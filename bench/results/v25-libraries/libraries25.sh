@@ -16,3 +16,6 @@ for k in 0 1 2; do for v in base new; do
   JAR=$v.jar run --libraries=jedis,smtp --modes=virtual,continuation-strict --sessions=2000 --rounds=20 --warmup-rounds=40 > s2000-$v-$k.txt
 done; done
 for f in sessions-500-*.txt s2000-*.txt; do python3 ../v22-connector-adaptive/paired.py "$f" > "${f%.txt}-paired.txt"; done
+# pgjdbc's queries at 500 sessions (PostgreSQL with max_connections 510, from zonky's embedded binaries):
+JAR=new.jar run --libraries=pgjdbc-queries --modes=virtual,continuation,continuation-strict --sessions=500 --rounds=10 --warmup-rounds=10 > pgjdbc-queries-500-jdk25.txt
+python3 ../v22-connector-adaptive/paired.py pgjdbc-queries-500-jdk25.txt > pgjdbc-queries-500-jdk25-paired.txt
