@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
-import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,10 +43,9 @@ class ParkedStackTest {
     }
 
     private static void assertDeepFramesResumeIntact(int flows, int[] depths) throws Exception {
-        Queue<WeakReference<Object>> payloads = new ConcurrentLinkedQueue<>();
         assertResumeIntact(flows,
-                (i, first, second) -> Schedulers.fixture("DeepFrames", depths[i % depths.length], seed(i), first, second, payloads),
-                (i, first, second) -> new flowtest.scheduler.DeepFrames(depths[i % depths.length], seed(i), first, second, payloads));
+                (i, first, second) -> Schedulers.fixture("DeepFrames", depths[i % depths.length], seed(i), first, second),
+                (i, first, second) -> new flowtest.scheduler.DeepFrames(depths[i % depths.length], seed(i), first, second));
     }
 
     /** Makes the task of flow {@code i}, which waits for {@code first} then {@code second}. */
