@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * MINA's service-wide statistics, updated under one lock per service on every read and write, are off on
- * Flow's servers, while each session's own counters (what idle detection reads) still count.
+ * Flow's servers and connectors, while each session's own counters (what idle detection reads) still count.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ServiceStatisticsTest {
@@ -78,6 +78,35 @@ class ServiceStatisticsTest {
             assertEquals(0, service.getReadBytes(), "service-wide bytes read");
             assertEquals(0, service.getWrittenBytes(), "service-wide bytes written");
             assertEquals(0, service.getReadMessages(), "service-wide messages read");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerMode.class)
+    void linesSentThroughAConnectorCountInTheSessionButNotInTheServiceWideStatistics(ServerMode mode)
+            throws Exception {
+        Queue<String> outcomes = new ConcurrentLinkedQueue<>();
+        FlowServer server = mode.builder(scheduler).ioProcessors(1)
+                .handler(t -> LOADER.newInstance(Callable.class, "flowtest.mina.LineEcho", t, outcomes))
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        MinaTransport client = (MinaTransport) connector.connect(server.localAddress());
+        try {
+            for (int i = 0; i < 10; i++) {
+                client.writeLine("line " + i);
+                client.flush();
+                assertEquals("line " + i, client.readLine());
+            }
+            IoSession session = client.session();
+            assertEquals(70, session.getReadBytes(), "the session's own count of bytes read (\"line i\\n\" x 10)");
+            Conditions.await("the session's own count of bytes written reaches 70",
+                    () -> session.getWrittenBytes() == 70, () -> "written: " + session.getWrittenBytes());
+            IoServiceStatistics service = session.getService().getStatistics();
+            assertEquals(0, service.getReadBytes(), "the connector's service-wide bytes read");
+            assertEquals(0, service.getWrittenBytes(), "the connector's service-wide bytes written");
+            assertEquals(0, service.getReadMessages(), "the connector's service-wide messages read");
+        } finally {
+            client.close();
         }
     }
 }
