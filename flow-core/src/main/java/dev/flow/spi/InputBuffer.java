@@ -158,7 +158,7 @@ public final class InputBuffer {
      * @return the number of bytes consumed
      * @throws LineTooLongException if a line was too long before, or the scanner throws it (the buffer
      *     then fails, as for a text line over the limit)
-     * @throws IOException if the scanner fails the read
+     * @throws java.io.IOException if the scanner fails the read
      */
     public int scan(ByteScanner scanner, boolean endOfStream) throws java.io.IOException {
         checkNotFailed();
