@@ -49,7 +49,7 @@ import javax.net.SocketFactory;
  * alone: the samples run in one {@link LoadServer} JVM per library in {@code --server-mode} (default {@code
  * virtual}, else {@code continuation-immediately} below JDK 21), PostgreSQL as its own processes.
  *
- * <p>Modes, interleaved round by round: {@code threads} (a platform thread per session, the library loaded
+ * <p>Modes, interleaved round by round, in an order that rotates by one each round ({@link #inRound}): {@code threads} (a platform thread per session, the library loaded
  * normally, the JDK's sockets), {@code virtual} (a virtual thread per session, otherwise the same; JDK 21+) and
  * {@code continuation} (a flow per session on {@code --workers} workers, the library through a lenient {@code
  * ContinuationClassLoader} built once per library, sockets from {@link FlowSocketFactory}'s default connector,
@@ -135,7 +135,7 @@ public final class LibrarySessions {
     private int warmupRounds = 1;
     /** The continuation mode's suspend policy. */
     private SuspendPolicy policy = SuspendPolicy.immediately();
-    /** The modes run in each round, in order. */
+    /** The modes run in each round, in the order of the first measured round (see {@link #inRound}). */
     private List<String> modes = VirtualThreads.available() ? List.of("threads", "virtual", "continuation")
             : List.of("threads", "continuation");
 
@@ -189,7 +189,7 @@ public final class LibrarySessions {
         }
     }
 
-    /** Sets the modes run in each round, in order (see {@link #MODES}). */
+    /** Sets the modes run in each round, in the order of the first measured round (see {@link #MODES}, {@link #inRound}). */
     void modes(List<String> modes) {
         this.modes = List.copyOf(modes);
     }
@@ -235,7 +235,7 @@ public final class LibrarySessions {
                 }
             }
             for (int round = 1 - warmupRounds; round <= rounds; round++) {
-                for (String mode : modes) {
+                for (String mode : inRound(modes, round)) {
                     Run r = runOnce(library, target, loaded.get(mode), expected, round, mode);
                     runs.add(r);
                     failures += r.failures();
@@ -248,6 +248,19 @@ public final class LibrarySessions {
             }
         }
         return failures;
+    }
+
+    /**
+     * The modes in the order round {@code round} runs them (the first measured round is 1, warm-up rounds are 0
+     * and below): {@code modes} as given in round 1, rotated by one more each round, so that no mode always runs
+     * first, or always right after the same other mode (a server such as PostgreSQL carries work from one run
+     * into the next, and the client JVM its garbage and compilations).
+     */
+    static List<String> inRound(List<String> modes, int round) {
+        int first = Math.floorMod(round - 1, modes.size());
+        List<String> order = new ArrayList<>(modes.subList(first, modes.size()));
+        order.addAll(modes.subList(0, first));
+        return order;
     }
 
     /** Whether {@code mode} runs the sessions as flows. */

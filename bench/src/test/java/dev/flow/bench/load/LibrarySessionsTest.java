@@ -84,4 +84,16 @@ class LibrarySessionsTest {
         assertEquals("mode: continuation-strict-workers (expected for pgjdbc: threads, virtual, continuation or"
                 + " continuation-strict; pgjdbc takes its socket factory by class name)", e.getMessage());
     }
+
+    @Test
+    void theModesRunInTheGivenOrderInTheFirstRoundAndRotateByOneEachRound() {
+        List<String> modes = List.of("virtual", "continuation", "continuation-strict");
+        assertEquals(modes, LibrarySessions.inRound(modes, 1));
+        assertEquals(List.of("continuation", "continuation-strict", "virtual"), LibrarySessions.inRound(modes, 2));
+        assertEquals(List.of("continuation-strict", "virtual", "continuation"), LibrarySessions.inRound(modes, 3));
+        assertEquals(modes, LibrarySessions.inRound(modes, 4));
+        assertEquals(List.of("continuation-strict", "virtual", "continuation"), LibrarySessions.inRound(modes, 0),
+                "the last warm-up round runs in the order before the first measured one");
+        assertEquals(List.of("continuation", "continuation-strict", "virtual"), LibrarySessions.inRound(modes, -1));
+    }
 }
