@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interleaved rounds of the load driver over several loads and several (jar, mode) servers, so that
 # every ratio compares runs made minutes apart on the same machine. Bounded: each run lasts
-# WARMUP + STEADY + RAMPDOWN seconds plus JVM start-up; ROUNDS x loads x servers runs in all.
+# WARMUP + STEADY + RAMPDOWN seconds plus JVM start-up; ROUNDS x loads x servers runs in all. Within a
+# load, the servers run in the order given in round 1, rotated by one each round after.
 #
 #   bench/protocol-rounds.sh OUT_DIR "label=JAR:MODE ..." ["protocol:connections:pipeline ..."]
 #
@@ -41,7 +42,11 @@ mkdir -p "$OUT"
 for round in $(seq 1 "$ROUNDS"); do
   for load in $LOADS; do
     IFS=: read -r protocol connections pipeline <<<"$load"
-    for server in $SERVERS; do
+    # The servers' order rotates by one each round (round 1 as given), so that none always runs first or
+    # right after the same other one.
+    read -r -a listed <<<"$SERVERS"
+    for k in "${!listed[@]}"; do
+      server=${listed[$(( (k + round - 1) % ${#listed[@]} ))]}
       label=${server%%=*}
       rest=${server#*=}
       jar=${rest%:*}
