@@ -49,18 +49,19 @@ import javax.net.SocketFactory;
  * alone: the samples run in one {@link LoadServer} JVM per library in {@code --server-mode} (default {@code
  * virtual}, else {@code continuation-immediately} below JDK 21), PostgreSQL as its own processes.
  *
- * <p>Modes, interleaved round by round, in an order that rotates by one each round ({@link #inRound}): {@code threads} (a platform thread per session, the library loaded
- * normally, the JDK's sockets), {@code virtual} (a virtual thread per session, otherwise the same; JDK 21+) and
- * {@code continuation} (a flow per session on {@code --workers} workers, the library through a lenient {@code
- * ContinuationClassLoader} built once per library, sockets from {@link FlowSocketFactory}'s default connector,
- * {@code SuspendPolicy.immediately()}, or {@code --policy}); and, asked for by name, {@code continuation-strict}
- * (the same through a strict loader: the flows may resume on the default connector's I/O threads, its default
- * {@code Dispatch.ADAPTIVE}) and {@code continuation-strict-workers} (strict, the sockets from a connector of
- * the library's own with {@code Dispatch.WORKERS}, the connectors' default before {@code ADAPTIVE}; not for
- * pgjdbc, which takes its factory by class name). The first {@code --warmup-rounds} rounds (default 3:
- * with one, the JIT compiler was still half of both modes' CPU in the next rounds) warm up (first loads, the
- * instrumentation, JIT) and are printed apart as {@code warm-up}, not in the medians. Every session must return
- * the text of a session run alone on the main thread; each wait is bounded ({@value #WAIT_SECONDS} s per session).
+ * <p>Modes, interleaved round by round, in an order that rotates by one each round ({@link #inRound}): {@code
+ * threads} (a platform thread per session, the library loaded normally, the JDK's sockets), {@code virtual} (a
+ * virtual thread per session, otherwise the same; JDK 21+) and {@code continuation} (a flow per session on {@code
+ * --workers} workers, the library through a lenient {@code ContinuationClassLoader} built once per library, sockets
+ * from {@link FlowSocketFactory}'s default connector, {@code SuspendPolicy.immediately()}, or {@code --policy});
+ * and, asked for by name, {@code continuation-strict} (the same through a strict loader: the flows may resume on the
+ * default connector's I/O threads, its default {@code Dispatch.ADAPTIVE}) and {@code continuation-strict-workers}
+ * (strict, the sockets from a connector of the library's own with {@code Dispatch.WORKERS}, the connectors' default
+ * before {@code ADAPTIVE}; not for pgjdbc, which takes its factory by class name). The first {@code --warmup-rounds}
+ * rounds (default 3: with one, the JIT compiler was still half of both modes' CPU in the next rounds) warm up (first
+ * loads, the instrumentation, JIT) and are printed apart as {@code warm-up}, not in the medians. Every session must
+ * return the text of a session run alone on the main thread; each wait is bounded ({@value #WAIT_SECONDS} s per
+ * session).
  *
  * <p>Usage: {@code java -Xmx1g -cp benchmarks.jar:<library class path> dev.flow.bench.load.LibrarySessions
  * [--libraries=jedis,http,smtp,pgjdbc] [--sessions=500] [--workers=2] [--rounds=3] [--server-mode=virtual]
@@ -189,7 +190,10 @@ public final class LibrarySessions {
         }
     }
 
-    /** Sets the modes run in each round, in the order of the first measured round (see {@link #MODES}, {@link #inRound}). */
+    /**
+     * Sets the modes run in each round, in the order of the first measured round (see {@link #MODES}, {@link
+     * #inRound}).
+     */
     void modes(List<String> modes) {
         this.modes = List.copyOf(modes);
     }
