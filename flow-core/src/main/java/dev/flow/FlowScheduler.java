@@ -12,7 +12,10 @@ import java.util.concurrent.ThreadFactory;
  *
  * <p>A task whose class was loaded through the {@code ContinuationClassLoader} suspends at every
  * blocking call it makes and is resumed on a worker when the awaited operation completes. Any other
- * task simply runs, blocking its worker when it waits. Thread-safe; close it when done.
+ * task simply runs, blocking its thread when it waits. A wait that cannot suspend (a <em>pinned</em>
+ * wait: such a task's, or one inside a constructor, a held monitor or a JDK callback) blocks its thread,
+ * but first the worker hands its place to another thread, so that the other flows keep every worker
+ * ({@link Builder#maxPinnedThreads(int)}). Thread-safe; close it when done.
  *
  * <pre>{@code
  * try (FlowScheduler scheduler = FlowScheduler.builder().workers(2).build()) {
@@ -30,7 +33,7 @@ public final class FlowScheduler implements AutoCloseable {
     private FlowScheduler(Builder b) {
         this.policy = b.policy;
         this.name = b.name;
-        this.core = new SchedulerCore(b.name, b.workers, b.policy, b.daemon, b.recordStacks, this);
+        this.core = new SchedulerCore(b.name, b.workers, b.maxPinnedThreads, b.policy, b.daemon, b.recordStacks, this);
     }
 
     /**
@@ -41,7 +44,10 @@ public final class FlowScheduler implements AutoCloseable {
         return (FlowScheduler) SchedulerCore.currentOwner();
     }
 
-    /** Returns a builder: 1 worker, {@link SuspendPolicy#immediately()}, name "flow", daemon. */
+    /**
+     * Returns a builder: 1 worker, up to 256 threads standing in for workers blocked in pinned waits,
+     * {@link SuspendPolicy#immediately()}, name "flow", daemon.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -113,7 +119,10 @@ public final class FlowScheduler implements AutoCloseable {
         return core.workerCount();
     }
 
-    /** Whether {@code thread} is one of this scheduler's workers. */
+    /**
+     * Whether {@code thread} is one of this scheduler's worker threads, including those that stand in
+     * for workers blocked in pinned waits.
+     */
     public boolean isWorker(Thread thread) {
         return core.isWorker(thread);
     }
@@ -191,6 +200,7 @@ public final class FlowScheduler implements AutoCloseable {
     /** Builds a {@link FlowScheduler}. Not thread-safe. */
     public static final class Builder {
         private int workers = 1;
+        private int maxPinnedThreads = SchedulerCore.DEFAULT_MAX_PINNED_THREADS;
         private SuspendPolicy policy = SuspendPolicy.immediately();
         private String name = "flow";
         private boolean daemon = true;
@@ -205,6 +215,26 @@ public final class FlowScheduler implements AutoCloseable {
                 throw new IllegalArgumentException("workers: " + workers + " (expected: 1..1024)");
             }
             this.workers = workers;
+            return this;
+        }
+
+        /**
+         * How many threads may exist beyond the workers, standing in for workers blocked in pinned waits;
+         * default 256, 0 to 32767. A worker about to block in a wait that cannot suspend (a task that was not
+         * instrumented, an await inside a constructor, a held monitor or a JDK callback, a blocking call with
+         * no suspendable form; the loader reports each such site once) hands its place in the ready queue to
+         * a spare thread, or a new one while fewer than this many exist, and runs its flow on to its next
+         * suspension or end; it then stays as a spare, and a spare left idle for 30 s ends. So a pinned wait
+         * costs a thread for its duration, as on a thread per session, and not a worker: the other flows
+         * keep running, and flows that wait on each other while pinned do not deadlock the workers. With 0,
+         * or at the limit, a pinned wait holds its worker until it ends. Waits under {@link
+         * SuspendPolicy#never()} are not pinned waits: they hold their worker by choice.
+         */
+        public Builder maxPinnedThreads(int maxPinnedThreads) {
+            if (maxPinnedThreads < 0 || maxPinnedThreads > 32767) {
+                throw new IllegalArgumentException("maxPinnedThreads: " + maxPinnedThreads + " (expected: 0..32767)");
+            }
+            this.maxPinnedThreads = maxPinnedThreads;
             return this;
         }
 

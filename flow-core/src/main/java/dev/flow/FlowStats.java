@@ -17,6 +17,7 @@ public final class FlowStats {
     private final long workersAlive;
     private final long workerErrors;
     private final long outOfMemoryErrors;
+    private final long pinnedHandOffs;
 
     FlowStats(long[] c) {
         this.started = c[0];
@@ -30,6 +31,7 @@ public final class FlowStats {
         this.workersAlive = c[8];
         this.workerErrors = c[9];
         this.outOfMemoryErrors = c[10];
+        this.pinnedHandOffs = c[11];
     }
 
     /** Flows submitted so far. */
@@ -97,6 +99,15 @@ public final class FlowStats {
         return outOfMemoryErrors;
     }
 
+    /**
+     * Times a worker about to block in a pinned wait (a wait that cannot suspend) handed its place to
+     * another thread, so that the other flows kept every worker ({@link
+     * FlowScheduler.Builder#maxPinnedThreads(int)}).
+     */
+    public long pinnedHandOffs() {
+        return pinnedHandOffs;
+    }
+
     /** Whether no flow is active, running, suspended or queued. */
     public boolean isIdle() {
         return active == 0 && running == 0 && suspended == 0 && queued == 0;
@@ -107,6 +118,7 @@ public final class FlowStats {
         return "FlowStats[started=" + started + ", completed=" + completed + ", failed=" + failed
                 + ", resumed=" + resumed + ", active=" + active + ", running=" + running
                 + ", suspended=" + suspended + ", queued=" + queued + ", workersAlive=" + workersAlive
-                + ", workerErrors=" + workerErrors + ", outOfMemoryErrors=" + outOfMemoryErrors + "]";
+                + ", workerErrors=" + workerErrors + ", outOfMemoryErrors=" + outOfMemoryErrors
+                + ", pinnedHandOffs=" + pinnedHandOffs + "]";
     }
 }

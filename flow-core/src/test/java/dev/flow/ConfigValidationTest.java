@@ -98,6 +98,14 @@ class ConfigValidationTest {
     }
 
     @Test
+    void schedulerPinnedThreadsAreBounded() {
+        assertEquals("maxPinnedThreads: -1 (expected: 0..32767)",
+                assertThrows(IllegalArgumentException.class, () -> FlowScheduler.builder().maxPinnedThreads(-1)).getMessage());
+        assertEquals("maxPinnedThreads: 32768 (expected: 0..32767)",
+                assertThrows(IllegalArgumentException.class, () -> FlowScheduler.builder().maxPinnedThreads(32768)).getMessage());
+    }
+
+    @Test
     void lineTooLongNamesLengthAndLimit() {
         LineTooLongException e = new LineTooLongException(101, 100);
         assertEquals("line length: 101 (expected: <= maxLineLength 100)", e.getMessage());

@@ -512,19 +512,15 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         return f;
     }
 
-    /**
-     * Runs the senders registered with the flow running on this thread, if any ({@link #deferUntilWait});
-     * called before a wait that blocks the thread. Public only because each class loader's copy of {@code
-     * Awaits} may call it.
-     */
-    public static void sendDeferredOfCurrent() {
-        FlowState f = current();
-        if (f != null) {
-            f.sendDeferred();
-        }
+    /** Whether this is a task that was not instrumented, which cannot suspend (while it runs). */
+    boolean isUninstrumented() {
+        return continuation == null;
     }
 
-    /** Runs and forgets the registered senders; nothing when none is registered (one field read). */
+    /**
+     * Runs and forgets the registered senders ({@link #deferUntilWait}); nothing when none is registered
+     * (one field read). Called before a wait that blocks the thread, and as the flow ends.
+     */
     void sendDeferred() {
         Extras x = extras;
         if (x == null || x.senderCount == 0) {

@@ -292,7 +292,8 @@ public final class Pins {
     }
 
     /**
-     * Called when a pinned flow would suspend: throws for a strict site, else warns once per site.
+     * Called when a pinned flow would suspend: throws for a strict site (or on a busy carrier), else
+     * warns once per site and lets another thread stand in for the worker while it blocks.
      */
     static void onPinnedAwait(int id) {
         Site s = site(id);
@@ -306,6 +307,7 @@ public final class Pins {
         }
         warnOnce(s);
         FlowEvents.pinnedWaitBegins(s);
+        SchedulerCore.beforePinnedWait();
     }
 
     /** The refusal of a strict site, recorded as a {@code dev.flow.Refused} event. */

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,7 +25,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import org.apache.commons.javaflow.core.StackRecorder;
 import org.slf4j.Logger;
@@ -39,7 +42,13 @@ import org.slf4j.Logger;
  * which runs the flow inline (an adaptive carrier only the flows it may run). Every suspension has one
  * wake-up ({@link Ticket}); whoever claims it (the operation, a timeout, a cancel, {@link #close}) alone
  * resumes the flow, so a flow is touched by one thread at a time. After arming the wake-up, the
- * suspending worker no longer touches the flow. Thread-safe.
+ * suspending worker no longer touches the flow.
+ *
+ * <p>A worker about to block in a pinned wait ({@link #beforePinnedWait()}) hands its slot of the ready
+ * queue to a stand-in (a spare worker, or a new one), so the other flows keep {@link #workerCount()}
+ * threads while it waits, as a {@code ForkJoinPool} compensates a managed blocker; it runs its flow on to
+ * the next suspension or end, then becomes a spare itself. At most {@code maxPinnedThreads} worker threads
+ * exist beyond the slots; a spare idle for {@link #SPARE_KEEP_ALIVE_NANOS} ends. Thread-safe.
  */
 public final class SchedulerCore {
 
@@ -70,6 +79,10 @@ public final class SchedulerCore {
      * FlowState#countRun}).
      */
     static final long CARRIER_RUN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long a spare worker ({@link #beforePinnedWait()}) waits to stand in for another before it ends. */
+    static final long SPARE_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** The default of {@code maxPinnedThreads}: the most threads the JDK's virtual-thread scheduler adds by default. */
+    public static final int DEFAULT_MAX_PINNED_THREADS = 256;
     /** The live shared carriers, of no core (see {@link #sharedCarrierThreadFactory}). */
     private static final Set<Carrier> SHARED_CARRIERS = ConcurrentHashMap.newKeySet();
     /** Set once an adaptive factory of shared carriers was made: from then on every core's flows may meet one. */
@@ -87,7 +100,18 @@ public final class SchedulerCore {
     private final String name;
     private final Object owner;
     private final ReadyQueue ready;
-    private final Worker[] workers;
+    /** Slot {@code i}'s worker, the one thread taking flows from slot {@code i} of {@link #ready}. */
+    private final AtomicReferenceArray<Worker> workers;
+    /** Every worker thread started and not yet ended: the slots' and those that handed theirs off. */
+    private final Set<Worker> live = ConcurrentHashMap.newKeySet();
+    /** Workers without a slot that wait to stand in for another (the most recent first). */
+    private final ConcurrentLinkedDeque<Worker> spares = new ConcurrentLinkedDeque<>();
+    /** Worker threads beyond the slots: running a flow in a pinned wait, or spare. */
+    private final AtomicInteger extraWorkers = new AtomicInteger();
+    private final int maxPinnedThreads;
+    private final AtomicInteger workerIds = new AtomicInteger();
+    private final boolean daemon;
+    private final LongAdder handOffs = new LongAdder();
     /** The live carrier threads of this core (see {@link #carrierThreadFactory}). */
     private final Set<Carrier> carriers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger carrierIds = new AtomicInteger();
@@ -147,7 +171,21 @@ public final class SchedulerCore {
      */
     public SchedulerCore(String name, int workerCount, SuspendPolicy policy, boolean daemon, boolean recordStacks,
                          Object owner) {
+        this(name, workerCount, DEFAULT_MAX_PINNED_THREADS, policy, daemon, recordStacks, owner);
+    }
+
+    /**
+     * Creates and starts a scheduler whose workers blocked in pinned waits are stood in for by at most
+     * {@code maxPinnedThreads} more threads (0: a pinned wait holds its worker's slot).
+     *
+     * @param recordStacks whether each suspension records its stack for {@link #dump()}
+     * @param owner the {@code FlowScheduler} this core runs for, returned by {@link #currentOwner()}
+     */
+    public SchedulerCore(String name, int workerCount, int maxPinnedThreads, SuspendPolicy policy, boolean daemon,
+                         boolean recordStacks, Object owner) {
         this.name = name;
+        this.maxPinnedThreads = maxPinnedThreads;
+        this.daemon = daemon;
         this.owner = owner;
         this.policy = policy;
         this.recordStacks = recordStacks;
@@ -155,11 +193,9 @@ public final class SchedulerCore {
         flows.prev = flows;
         flows.next = flows;
         this.ready = new ReadyQueue(workerCount);
-        this.workers = new Worker[workerCount];
+        this.workers = new AtomicReferenceArray<>(workerCount);
         for (int i = 0; i < workerCount; i++) {
-            Worker t = new Worker(name + "-worker-" + i, i);
-            t.setDaemon(daemon);
-            workers[i] = t;
+            workers.set(i, newWorker(i));
         }
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, name + "-timer");
@@ -169,9 +205,18 @@ public final class SchedulerCore {
         });
         this.timer.setRemoveOnCancelPolicy(true);
         this.sleeps = new SleepWheel(name + "-sleeps", this::survived);
-        for (Thread t : workers) {
+        for (int i = 0; i < workerCount; i++) {
+            Worker t = workers.get(i);
+            live.add(t);
             t.start();
         }
+    }
+
+    /** A worker for {@code slot}, named after the next id, not started. */
+    private Worker newWorker(int slot) {
+        Worker t = new Worker(name + "-worker-" + workerIds.getAndIncrement(), slot);
+        t.setDaemon(daemon);
+        return t;
     }
 
     /**
@@ -256,38 +301,142 @@ public final class SchedulerCore {
     /**
      * A worker thread. {@link #next} holds a flow woken on this worker while it registered the flow's
      * wake-up (the awaited operation completed meanwhile): the worker runs it next itself instead of
-     * handing it to the shared queue and waking another worker for nothing.
+     * handing it to the shared queue and waking another worker for nothing. A worker that handed its
+     * slot off ({@link #beforePinnedWait()}) runs its flow to the end of that run, then waits as a spare.
      */
     private final class Worker extends Runner {
         FlowState next;
-        /** This worker's slot in the {@link ReadyQueue}. */
-        final int index;
+        /**
+         * This worker's slot in the {@link ReadyQueue}, or {@code -1} while it has none: set to {@code -1}
+         * by this thread only, and to a slot before a spare is unparked.
+         */
+        volatile int slot;
 
-        Worker(String name, int index) {
+        Worker(String name, int slot) {
             super(null, name);
-            this.index = index;
+            this.slot = slot;
+        }
+
+        SchedulerCore core() {
+            return SchedulerCore.this;
         }
 
         @Override
         public void run() {
-            for (;;) {
-                try {
-                    FlowState f = next;
-                    if (f != null) {
-                        next = null;
-                    } else {
-                        f = ready.take(index);
-                        if (f == null) {
-                            return;
+            try {
+                for (;;) {
+                    int s = slot;
+                    if (s < 0) {
+                        if (awaitSlot()) {
+                            continue;
                         }
+                        return;
                     }
-                    runSurviving(f, this);
-                } catch (Throwable t) {
-                    // Only an error outside any flow (out of memory in the queue) gets here.
-                    survived(t);
+                    try {
+                        FlowState f = next;
+                        if (f != null) {
+                            next = null;
+                        } else {
+                            f = ready.take(s);
+                            if (f == null) {
+                                return;
+                            }
+                        }
+                        runSurviving(f, this);
+                    } catch (Throwable t) {
+                        // Only an error outside any flow (out of memory in the queue) gets here.
+                        survived(t);
+                    }
                 }
+            } finally {
+                live.remove(this);
             }
         }
+
+        /**
+         * Waits as a spare until handed a slot ({@code true}), or ends ({@code false}) once the scheduler
+         * has terminated or after {@link #SPARE_KEEP_ALIVE_NANOS} with none. A spare taken off the list
+         * by a hand-off always gets its slot, so it leaves only by taking itself off.
+         */
+        private boolean awaitSlot() {
+            try {
+                spares.addFirst(this);
+            } catch (OutOfMemoryError e) {
+                countOutOfMemory(e);
+                extraWorkers.decrementAndGet();
+                return false;
+            }
+            long deadline = System.nanoTime() + SPARE_KEEP_ALIVE_NANOS;
+            for (;;) {
+                if (slot >= 0) {
+                    return true;
+                }
+                long left = deadline - System.nanoTime();
+                if ((terminated.get() || left <= 0) && spares.remove(this)) {
+                    extraWorkers.decrementAndGet();
+                    return false;
+                }
+                // No flow of its own to keep an interrupt for (the next run clears a stray one anyway).
+                Thread.interrupted();
+                LockSupport.parkNanos(this, left > 0 ? left : TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+    }
+
+    /**
+     * Called on a thread about to block in a pinned wait (a wait that cannot suspend): if it is a worker
+     * holding a slot, it hands the slot to a spare worker or, up to {@code maxPinnedThreads} threads beyond
+     * the slots, a new one, so that the other flows keep every slot served while it waits. The calling
+     * thread keeps its flow and runs it on; afterwards it waits as a spare. Elsewhere it does nothing.
+     */
+    static void beforePinnedWait() {
+        Thread t = Thread.currentThread();
+        if (t instanceof Worker) {
+            Worker w = (Worker) t;
+            w.core().handOffSlot(w);
+        }
+    }
+
+    private void handOffSlot(Worker w) {
+        int s = w.slot;
+        if (s < 0 || terminated.get()) {
+            return;
+        }
+        Worker standIn = spares.pollFirst();
+        if (standIn != null) {
+            w.slot = -1;
+            workers.set(s, standIn);
+            standIn.slot = s;
+            LockSupport.unpark(standIn);
+            handOffs.increment();
+            return;
+        }
+        for (;;) {
+            int extra = extraWorkers.get();
+            if (extra >= maxPinnedThreads) {
+                return;
+            }
+            if (extraWorkers.compareAndSet(extra, extra + 1)) {
+                break;
+            }
+        }
+        w.slot = -1;
+        try {
+            standIn = newWorker(s);
+            live.add(standIn);
+            standIn.start();
+        } catch (OutOfMemoryError e) {
+            // No thread to be had (the process's or the machine's limit): the wait holds the slot.
+            countOutOfMemory(e);
+            if (standIn != null) {
+                live.remove(standIn);
+            }
+            w.slot = s;
+            extraWorkers.decrementAndGet();
+            return;
+        }
+        workers.set(s, standIn);
+        handOffs.increment();
     }
 
     /**
@@ -564,7 +713,7 @@ public final class SchedulerCore {
         Thread t = Thread.currentThread();
         if (t instanceof Worker) {
             Worker w = (Worker) t;
-            if (w.registering && w.next == null && ready.isEmpty() && isWorker(w)) {
+            if (w.registering && w.next == null && ready.isEmpty() && w.core() == this && w.slot >= 0) {
                 // Runs next on this worker: never queued, so no "ready since" for dump().
                 w.next = f;
                 return;
@@ -745,7 +894,7 @@ public final class SchedulerCore {
             if (f.continuation == null) {
                 // A task that cannot suspend runs start to end on the worker that took it from the
                 // queue (it is never resumed, so never on a carrier).
-                for (Worker w : workers) {
+                for (Worker w : live) {
                     if (w.current == f) {
                         w.interrupt();
                     }
@@ -776,8 +925,10 @@ public final class SchedulerCore {
             stopAll();
             if (!onWorker) {
                 termination.await();
-                for (Worker w : workers) {
-                    w.join();
+                while (!live.isEmpty()) {
+                    for (Worker w : live) {
+                        w.join();
+                    }
                 }
                 timer.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
                 for (Thread t : timerThreads) {
@@ -818,6 +969,9 @@ public final class SchedulerCore {
             return;
         }
         ready.close();
+        for (Worker w : spares) {
+            LockSupport.unpark(w);
+        }
         timer.shutdownNow();
         sleeps.close();
         termination.countDown();
@@ -878,13 +1032,15 @@ public final class SchedulerCore {
     /** Waits up to {@code millis} for the workers and the timer to stop; returns whether they did. */
     public boolean awaitTermination(long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        for (Thread t : workers) {
-            long left = millisLeft(deadline);
-            if (left > 0) {
-                t.join(left);
-            }
-            if (t.isAlive()) {
-                return false;
+        while (!live.isEmpty()) {
+            for (Thread t : live) {
+                long left = millisLeft(deadline);
+                if (left > 0) {
+                    t.join(left);
+                }
+                if (t.isAlive()) {
+                    return false;
+                }
             }
         }
         if (!timer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
@@ -911,27 +1067,22 @@ public final class SchedulerCore {
 
     /** Number of workers. */
     public int workerCount() {
-        return workers.length;
+        return workers.length();
     }
 
-    /** Whether the current thread is one of this scheduler's workers. */
+    /** Whether {@code t} is one of this scheduler's worker threads (a stand-in and a spare included). */
     public boolean isWorker(Thread t) {
-        for (Thread w : workers) {
-            if (w == t) {
-                return true;
-            }
-        }
-        return false;
+        return t instanceof Worker && ((Worker) t).core() == this;
     }
 
     /**
      * Counters, in the order started, completed, failed, resumed, active, running, suspended, queued,
-     * workers alive, worker errors, out-of-memory errors.
+     * workers alive, worker errors, out-of-memory errors, pinned hand-offs.
      */
     public long[] counters() {
         int alive = 0;
-        for (Thread w : workers) {
-            if (w.isAlive()) {
+        for (int i = 0; i < workers.length(); i++) {
+            if (workers.get(i).isAlive()) {
                 alive++;
             }
         }
@@ -945,7 +1096,7 @@ public final class SchedulerCore {
         long queued = ready.size();
         return new long[] {startedCount, completed.sum(), failed.sum(), resumed.sum(),
             activeCount, runningCount, suspendedCount, queued, alive, workerErrors.get(),
-            outOfMemoryErrors.get()};
+            outOfMemoryErrors.get(), handOffs.sum()};
     }
 
     /** A readable dump of every flow: running, suspended and queued; see {@code FlowScheduler.dump()}. */
@@ -967,7 +1118,7 @@ public final class SchedulerCore {
 
     List<Object[]> runningFlows() {
         List<Object[]> out = new ArrayList<>();
-        List<Runner> runners = new ArrayList<>(List.of(workers));
+        List<Runner> runners = new ArrayList<>(live);
         runners.addAll(carriers);
         runners.addAll(SHARED_CARRIERS);
         for (Runner w : runners) {

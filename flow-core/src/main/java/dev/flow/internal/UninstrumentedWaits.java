@@ -59,8 +59,9 @@ public final class UninstrumentedWaits {
     }
 
     /**
-     * Called before a transport wait blocks the thread; does nothing outside a flow. Public only
-     * because each class loader's copy of {@link Awaits} calls it.
+     * Called before a transport wait blocks the thread: reports it at its pinned site (or refuses it on a
+     * carrier), and lets another thread take the worker's place while it blocks; does nothing outside a
+     * flow. Public only because each class loader's copy of {@link Awaits} calls it.
      */
     public static void onBlockingWait() {
         FlowState f = FlowState.current();
@@ -72,6 +73,7 @@ public final class UninstrumentedWaits {
             Pins.onPinnedAwait(site);
         } else {
             Pins.refuseOnCarrier("cannot suspend a blocking transport wait called through uninstrumented code");
+            SchedulerCore.beforePinnedWait();
         }
     }
 

@@ -131,7 +131,15 @@ public final class Waits {
             return true;
         }
         // A flow blocking here (a pinned wait) first sends what its transports deferred.
-        FlowState.sendDeferredOfCurrent();
+        FlowState f = FlowState.current();
+        if (f != null) {
+            f.sendDeferred();
+            if (f.isUninstrumented()) {
+                // A task that cannot suspend: every wait of it is pinned (an instrumented flow's pinned
+                // waits hand off in Pins.onPinnedAwait; its waits under SuspendPolicy.never() do not).
+                SchedulerCore.beforePinnedWait();
+            }
+        }
         try {
             return blockUntilDone(w, timeoutNanos);
         } finally {

@@ -14,11 +14,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * The "sleepers" scenario: N flows (or threads) each run plain user code that calls
  * {@code Thread.sleep(ms)} ({@code handlers.Sleeper}); measures the wall time from the first start to
  * the last wake-up, and, with {@code --heap}, the heap retained per sleeping flow (used heap after a
- * full GC with all N asleep, minus the same before any was started, divided by N).
+ * full GC with all N asleep, minus the same before any was started, divided by N). With {@code --pinned}
+ * each sleeps holding a monitor ({@code handlers.PinnedSleeper}), so a flow pins (loaded lenient) and
+ * blocks its thread: the workers hand their places to at most {@code --max-pinned-threads} spare threads
+ * (0: each pinned sleep holds its worker).
  *
  * <pre>
  * java -Xms4g -Xmx4g -cp benchmarks.jar dev.flow.bench.load.Sleepers --mode=continuation|virtual|platform
  *      --n=100000 [--sleep-ms=5000] [--workers=2] [--heap] [--platform-cap=10000]
+ *      [--pinned [--max-pinned-threads=256]]
  * </pre>
  *
  * Prints one {@code SLEEPERS ...} line; exit 0 = all woke and (with --heap) all were asleep while
@@ -40,6 +44,8 @@ public final class Sleepers {
         long sleepMs = a.getInt("sleep-ms", 5000);
         int workers = a.getInt("workers", 2);
         boolean heap = a.getBool("heap");
+        boolean pinned = a.getBool("pinned");
+        int maxPinned = a.getInt("max-pinned-threads", 256);
         int cap = Math.min(a.getInt("platform-cap", PLATFORM_CAP_DEFAULT), PLATFORM_CAP_MAX);
         a.checkAllUsed();
         if (n < 1 || n > 2_000_000) {
@@ -66,16 +72,19 @@ public final class Sleepers {
         long startedAt;
         String failure = null;
         if (mode.equals("continuation")) {
-            ContinuationClassLoader loader = ContinuationClassLoader.builder().include(LoadServer.HANDLERS).strict(true).build();
-            Callable<?> task = loader.newInstance(Callable.class, LoadServer.HANDLERS + ".Sleeper", sleepMs, sleeping, done);
-            scheduler = FlowScheduler.builder().workers(workers).name("sleepers").build();
+            // A pinned sleeper is refused by a strict loader, so it is loaded lenient.
+            ContinuationClassLoader loader = ContinuationClassLoader.builder().include(LoadServer.HANDLERS).strict(!pinned).build();
+            Callable<?> task = loader.newInstance(Callable.class, LoadServer.HANDLERS + (pinned ? ".PinnedSleeper" : ".Sleeper"),
+                    sleepMs, sleeping, done);
+            scheduler = FlowScheduler.builder().workers(workers).maxPinnedThreads(maxPinned).name("sleepers").build();
             start = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 scheduler.submit(task);
             }
             startedAt = System.nanoTime();
         } else if (mode.equals("virtual") || mode.equals("platform")) {
-            Runnable task = new dev.flow.bench.load.handlers.Sleeper(sleepMs, sleeping, done);
+            Runnable task = pinned ? new dev.flow.bench.load.handlers.PinnedSleeper(sleepMs, sleeping, done)
+                    : new dev.flow.bench.load.handlers.Sleeper(sleepMs, sleeping, done);
             boolean virtual = mode.equals("virtual");
             start = System.nanoTime();
             for (int i = 0; i < n; i++) {
@@ -123,9 +132,10 @@ public final class Sleepers {
             failure = "only " + done.get() + " of " + n + " woke within the time limit";
         }
         FlowStats stats = scheduler == null ? null : scheduler.stats();
-        System.out.printf(Locale.ROOT, "SLEEPERS mode=%s n=%d sleep_ms=%d workers=%s wall_ms=%.0f start_ms=%.0f"
+        System.out.printf(Locale.ROOT, "SLEEPERS mode=%s%s n=%d sleep_ms=%d workers=%s wall_ms=%.0f start_ms=%.0f"
                         + " overhead_ms=%.0f heap_bytes_per_flow=%d rss_bytes_per_flow=%d threads=%d jdk=%s stats=%s%s%n",
-                mode, n, sleepMs, mode.equals("continuation") ? String.valueOf(workers) : "-", (end - start) / 1e6,
+                mode, pinned ? " pinned max_pinned_threads=" + (mode.equals("continuation") ? maxPinned : "-") : "",
+                n, sleepMs, mode.equals("continuation") ? String.valueOf(workers) : "-", (end - start) / 1e6,
                 (startedAt - start) / 1e6, (end - start) / 1e6 - sleepMs, perFlow, rssPerFlow,
                 ManagementFactory.getThreadMXBean().getPeakThreadCount(), Runtime.version(), stats,
                 failure == null ? "" : " FAILED: " + failure);
