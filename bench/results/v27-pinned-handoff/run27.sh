@@ -13,4 +13,4 @@ done
 for v in base new; do
   JAR=$v.jar run --libraries=jedis,smtp,http --modes=virtual,continuation,continuation-strict --sessions=500 --rounds=12 --warmup-rounds=10 > sessions-500-$v-jdk25.txt
 done
-for f in pgjdbc-500-*.txt sessions-500-*.txt; do python3 ../v22-connector-adaptive/paired.py "$f" > "${f%.txt}-paired.txt"; done
+for f in pgjdbc-500-{base,new}-jdk25.txt sessions-500-{base,new}-jdk25.txt; do python3 ../v22-connector-adaptive/paired.py "$f" > "${f%.txt}-paired.txt"; done

@@ -14,10 +14,10 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 
 /**
- * Jakarta Mail (Eclipse Angus) sends a message over SMTP to the mailbox {@code id@example.org} and reads it
- * back over POP3, its sockets made by the socket factory class named in the session's properties ({@code
- * mail.smtp.socketFactory.class}, {@code mail.pop3.socketFactory.class}, no fall-back to plain sockets).
- * Returns what the transport and the store saw.
+ * Jakarta Mail (Eclipse Angus) sends a message over SMTP to the mailbox {@code id@example.org} and (unless
+ * {@code pop3} is {@code null}) reads it back over POP3, its sockets made by the socket factory class named in
+ * the session's properties ({@code mail.smtp.socketFactory.class}, {@code mail.pop3.socketFactory.class}, no
+ * fall-back to plain sockets). Returns what the transport and the store saw.
  */
 public class JakartaMail implements Callable<String> {
 
@@ -49,7 +49,9 @@ public class JakartaMail implements Callable<String> {
         String mailbox = id + "@example.org";
         Properties p = new Properties();
         put(p, "smtp", smtp, factoryClass);
-        put(p, "pop3", pop3, factoryClass);
+        if (pop3 != null) {
+            put(p, "pop3", pop3, factoryClass);
+        }
         Session session = Session.getInstance(p);
         MimeMessage m = new MimeMessage(session);
         m.setFrom(new InternetAddress("sender@example.org"));
@@ -61,6 +63,9 @@ public class JakartaMail implements Callable<String> {
             t.connect();
             t.sendMessage(m, m.getAllRecipients());
             log.append(' ').append(t.isConnected());
+        }
+        if (pop3 == null) {
+            return log.toString();
         }
         log.append(" pop3:");
         try (Store store = session.getStore("pop3")) {

@@ -40,7 +40,10 @@ import javax.net.SocketFactory;
  * INCR, an error reply, a pipeline, DEL) against the RESP sample; {@code http} (Apache HttpClient 5 classic,
  * {@code HttpClient5Client}: a GET, a POST echoed, a GET the server answers after 20 ms, a 404, over one
  * keep-alive connection) against the HTTP sample; {@code smtp} (Commons Net's {@code SMTPClient}, {@code
- * CommonsNetMail} without POP3: HELO, MAIL, RCPT, DATA, QUIT) against the SMTP sample; {@code pgjdbc} ({@code
+ * CommonsNetMail} without POP3: HELO, MAIL, RCPT, DATA, QUIT) against the SMTP sample; {@code jakarta-mail}
+ * (Jakarta Mail as Eclipse Angus, {@code JakartaMail} without POP3, its socket factory named by class: {@code
+ * FlowSocketFactory} for flows, the JDK's otherwise) against the SMTP sample, which pins at every wait (its
+ * protocol methods are {@code synchronized}), so only its lenient {@code continuation} mode runs; {@code pgjdbc} ({@code
  * PgJdbcClient}'s transcript, connect included: in continuation mode the connect pins, as pgjdbc connects in a
  * constructor) and {@code pgjdbc-queries} (the same over connections opened beforehand, not timed) against
  * PostgreSQL from Maven Central binaries ({@code PostgresServer}).
@@ -66,7 +69,8 @@ import javax.net.SocketFactory;
  * <p>Usage: {@code java -Xmx1g -cp benchmarks.jar:<library class path> dev.flow.bench.load.LibrarySessions
  * [--libraries=jedis,http,smtp,pgjdbc] [--sessions=500] [--workers=2] [--rounds=3] [--server-mode=virtual]
  * [--modes=threads,virtual,continuation,continuation-strict,continuation-strict-workers] [--warmup-rounds=3]
- * [--policy=immediately|adaptive|after1ms]}.
+ * [--policy=immediately|adaptive|after1ms] [--max-pinned-threads=256]} (the flows' scheduler's {@code
+ * maxPinnedThreads}: threads that stand in for workers blocked in pinned waits).
  * Exits 0 when every session returned the expected text, 1 otherwise. Not thread-safe: one run at a time.
  */
 public final class LibrarySessions {
@@ -84,6 +88,8 @@ public final class LibrarySessions {
         JEDIS("jedis", "redis", "flowtest.libraries.JedisClient", "redis.clients.jedis"),
         HTTP("http", "http", "flowtest.libraries.HttpClient5Client", "org.apache.hc.client5", "org.apache.hc.core5"),
         SMTP("smtp", "smtp", "flowtest.mail.CommonsNetMail", "org.apache.commons.net"),
+        JAKARTA_MAIL("jakarta-mail", "smtp", "flowtest.mail.JakartaMail", "jakarta.mail", "org.eclipse.angus",
+                "jakarta.activation"),
         PGJDBC("pgjdbc", null, "flowtest.libraries.PgJdbcClient", "org.postgresql"),
         PGJDBC_QUERIES("pgjdbc-queries", null, "flowtest.libraries.PgJdbcClient", "org.postgresql");
 
@@ -108,7 +114,8 @@ public final class LibrarySessions {
                     return l;
                 }
             }
-            throw new IllegalArgumentException("library: " + id + " (expected one of: jedis, http, smtp, pgjdbc, pgjdbc-queries)");
+            throw new IllegalArgumentException("library: " + id
+                    + " (expected one of: jedis, http, smtp, jakarta-mail, pgjdbc, pgjdbc-queries)");
         }
 
         /** Whether a pin warning names a class of this library or of its client class's package. */
@@ -136,6 +143,8 @@ public final class LibrarySessions {
     private int warmupRounds = 1;
     /** The continuation mode's suspend policy. */
     private SuspendPolicy policy = SuspendPolicy.immediately();
+    /** The flows' scheduler's {@code maxPinnedThreads}. */
+    private int maxPinnedThreads = 256;
     /** The modes run in each round, in the order of the first measured round (see {@link #inRound}). */
     private List<String> modes = VirtualThreads.available() ? List.of("threads", "virtual", "continuation")
             : List.of("threads", "continuation");
@@ -163,11 +172,13 @@ public final class LibrarySessions {
         List<String> modes = a.getList("modes", VirtualThreads.available() ? "threads,virtual,continuation" : "threads,continuation");
         int warmupRounds = a.getInt("warmup-rounds", 3);
         String policy = a.get("policy", "immediately");
+        int maxPinnedThreads = a.getInt("max-pinned-threads", 256);
         a.checkAllUsed();
         LibrarySessions bench = new LibrarySessions(sessions, workers, serverMode, System.out);
         bench.modes(modes);
         bench.warmupRounds = warmupRounds;
         bench.policy = policy(policy);
+        bench.maxPinnedThreads = maxPinnedThreads;
         int failures = 0;
         for (String id : libraries) {
             failures += bench.run(Library.of(id), rounds);
@@ -338,7 +349,7 @@ public final class LibrarySessions {
 
     private List<Object> runFlows(List<Callable<?>> tasks, long[] resumed) throws Exception {
         try (FlowScheduler scheduler = FlowScheduler.builder().workers(workers).policy(policy)
-                .name("library-sessions").build()) {
+                .maxPinnedThreads(maxPinnedThreads).name("library-sessions").build()) {
             List<FlowHandle<?>> handles = new ArrayList<>();
             for (Callable<?> t : tasks) {
                 handles.add(scheduler.submit(t));
@@ -471,6 +482,12 @@ public final class LibrarySessions {
             if (library == Library.SMTP) {
                 return (Callable<?>) c.getConstructor(SocketFactory.class, InetSocketAddress.class, InetSocketAddress.class,
                         String.class).newInstance(sockets, address, null, id);
+            }
+            if (library == Library.JAKARTA_MAIL) {
+                // Jakarta Mail makes its factory from a class name: FlowSocketFactory's, over the default connector.
+                String factory = (flowSockets != null ? FlowSocketFactory.class : SocketFactory.class).getName();
+                return (Callable<?>) c.getConstructor(String.class, InetSocketAddress.class, InetSocketAddress.class,
+                        String.class).newInstance(factory, address, null, id);
             }
             return (Callable<?>) c.getConstructor(SocketFactory.class, InetSocketAddress.class, String.class)
                     .newInstance(sockets, address, id);
