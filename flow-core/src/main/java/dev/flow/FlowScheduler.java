@@ -226,8 +226,8 @@ public final class FlowScheduler implements AutoCloseable {
          * a spare thread, or a new one while fewer than this many exist, and runs its flow on to its next
          * suspension or end; it then stays as a spare, and a spare left idle for 30 s ends. So a pinned wait
          * costs a thread for its duration, as on a thread per session, and not a worker: the other flows
-         * keep running, and flows that wait on each other while pinned do not deadlock the workers. With 0,
-         * or at the limit, a pinned wait holds its worker until it ends. Waits under {@link
+         * keep running, and flows that wait on each other while pinned do not deadlock the workers (within
+         * this limit). With 0, or at the limit, a pinned wait holds its worker until it ends. Waits under {@link
          * SuspendPolicy#never()} are not pinned waits: they hold their worker by choice.
          */
         public Builder maxPinnedThreads(int maxPinnedThreads) {
