@@ -221,6 +221,10 @@ public final class LibrarySessions {
                 throw new IllegalArgumentException("mode: " + m + " (expected: threads, continuation, continuation-strict,"
                         + " continuation-strict-workers, or virtual on JDK 21+)");
             }
+            if (m.startsWith("continuation-strict") && library == Library.JAKARTA_MAIL) {
+                throw new IllegalArgumentException("mode: " + m + " (expected for jakarta-mail: threads, virtual or"
+                        + " continuation; a strict loader refuses Jakarta Mail, which pins at every wait)");
+            }
             if (m.equals("continuation-strict-workers") && library.protocol == null) {
                 throw new IllegalArgumentException("mode: " + m + " (expected for " + library.id + ": threads, virtual,"
                         + " continuation or continuation-strict; pgjdbc takes its socket factory by class name)");

@@ -90,6 +90,16 @@ class LibrarySessionsTest {
     }
 
     @Test
+    void jakartaMailRefusesTheStrictModesWhichRefuseItsEveryWait() {
+        LibrarySessions bench = bench(new ByteArrayOutputStream());
+        bench.modes(List.of("threads", "continuation-strict"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> bench.run(LibrarySessions.Library.JAKARTA_MAIL, 1));
+        assertEquals("mode: continuation-strict (expected for jakarta-mail: threads, virtual or continuation; a strict"
+                + " loader refuses Jakarta Mail, which pins at every wait)", e.getMessage());
+    }
+
+    @Test
     void theModesRunInTheGivenOrderInTheFirstRoundAndRotateByOneEachRound() {
         List<String> modes = List.of("virtual", "continuation", "continuation-strict");
         assertEquals(modes, LibrarySessions.inRound(modes, 1));
