@@ -92,11 +92,17 @@ class PinnedHandOffTest {
             CompletableFuture<Integer> a = new CompletableFuture<>();
             CompletableFuture<Integer> b = new CompletableFuture<>();
             FlowHandle<Integer> first = s.submit(() -> Flow.await(a));
-            FlowHandle<Integer> second = s.submit(() -> Flow.await(b));
+            AtomicReference<Thread> secondThread = new AtomicReference<>();
+            FlowHandle<Integer> second = s.submit(() -> {
+                secondThread.set(Thread.currentThread());
+                return Flow.await(b);
+            });
             FlowHandle<String> third = s.submit(() -> "third");
             try {
                 // The first hands its worker to a new thread; the second, at the limit, keeps it: the third waits.
-                await(() -> s.stats().running() == 2 && s.stats().queued() == 1, s);
+                await(() -> secondThread.get() != null && secondThread.get().getState() == Thread.State.WAITING, s);
+                assertEquals(2, s.stats().running(), s.stats().toString());
+                assertEquals(1, s.stats().queued(), s.stats().toString());
                 assertEquals(1, s.stats().pinnedHandOffs(), s.stats().toString());
                 assertEquals(2, threadsNamed("limit-worker-").size(), threadsNamed("limit-worker-").toString());
                 assertFalse(third.isDone());
