@@ -17,7 +17,7 @@
 # hardware counters) over WARMUP..WARMUP+STEADY s of each run, into <log>.perf; protocol-medians.py divides
 # them by the requests of the steady state. JVM_ARGS_<label>, if set, is added to that label's server JVM
 # options (after SERVER_JVM_ARGS, or the default ones), e.g. JVM_ARGS_adapt=-Dflow.mina.directReads=adaptive.
-# HANDLERS (samples, the default, samples-strict or plain) is passed to every run as --handlers (left out for samples, so
+# HANDLERS (samples, the default, samples-strict, plain or plain-lenient) is passed to every run as --handlers (left out for samples, so
 # that jars older than the option still run): plain serves HTTP and RESP
 # with the bench's PlainHttp and PlainResp (one flush per response, as handlers written elsewhere do: #19's
 # untuned baseline) instead of the samples' session code, in the sync, virtual and continuation modes (netty
@@ -59,7 +59,7 @@ for round in $(seq 1 "$ROUNDS"); do
       fi
       handlers_var="HANDLERS_$label"
       handlers=${!handlers_var:-$HANDLERS}
-      if [ "$handlers" = plain ] && [ "$protocol" = smtp ] && [ "$mode" != netty ] && [ "$mode" != mina ]; then
+      if [ "${handlers#plain}" != "$handlers" ] && [ "$protocol" = smtp ] && [ "$mode" != netty ] && [ "$mode" != mina ]; then
         echo "round $round: $protocol c$connections p$pipeline $label skipped: no plain smtp handler"
         continue
       fi

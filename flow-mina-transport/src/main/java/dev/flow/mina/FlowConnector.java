@@ -446,9 +446,8 @@ public final class FlowConnector implements AutoCloseable {
         }
 
         /**
-         * Number of MINA I/O processor threads for TCP, 1 to 256. Default: one per processor with {@link
-         * Dispatch#ADAPTIVE} (the default) and {@link Dispatch#IO_THREADS}, whose I/O threads run the flows;
-         * MINA's default (processors + 1) with {@link Dispatch#WORKERS}.
+         * Number of MINA I/O processor threads for TCP, 1 to 256. Default: one per processor, whatever the
+         * dispatch.
          */
         public Builder ioProcessors(int ioProcessors) {
             this.ioProcessors = IoProcessors.checkCount(ioProcessors);

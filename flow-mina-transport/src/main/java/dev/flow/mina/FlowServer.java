@@ -242,7 +242,8 @@ public final class FlowServer implements AutoCloseable {
             this.tcp = null;
         } else {
             Dispatch dispatch = b.threadPerSession ? Dispatch.WORKERS : b.dispatch;
-            this.processors = IoProcessors.create(dispatch, scheduler, b.ioProcessors, "flow-server-" + id, false, true);
+            int ioThreads = b.ioProcessors == 0 && b.threadPerSession ? FlowNioProcessors.DEFAULT_SIZE : b.ioProcessors;
+            this.processors = IoProcessors.create(dispatch, scheduler, ioThreads, "flow-server-" + id, false, true);
             FlowSocketAcceptor nio = new FlowSocketAcceptor(processors.pool(), b.maxStartingSessions, acceptFailures,
                     resets, b.clientSpeaksFirst ? new FirstByte(b.firstByteTimeout, b.config.idleTimeout()) : null);
             this.tcp = nio;
@@ -1317,9 +1318,8 @@ public final class FlowServer implements AutoCloseable {
         }
 
         /**
-         * Number of MINA I/O processor threads for TCP, 1 to 256. Default: one per processor with {@link
-         * Dispatch#ADAPTIVE} (the default) and {@link Dispatch#IO_THREADS}, whose I/O threads run the flows;
-         * MINA's default (processors + 1) with {@link Dispatch#WORKERS} and {@link #threadPerSession()}.
+         * Number of MINA I/O processor threads for TCP, 1 to 256. Default: one per processor, whatever the
+         * dispatch; MINA's default (processors + 1) with {@link #threadPerSession()}.
          */
         public Builder ioProcessors(int ioProcessors) {
             this.ioProcessors = IoProcessors.checkCount(ioProcessors);

@@ -63,15 +63,16 @@ final class IoProcessors implements AutoCloseable {
     }
 
     /**
-     * How many I/O threads a server or connector of {@code dispatch} has when its builder sets none: with
-     * {@code WORKERS}, MINA's default, the processors plus one; with {@code IO_THREADS} and {@code
-     * ADAPTIVE}, whose I/O threads run the flows, one per processor, so that none waits for a core while
-     * it holds its sessions (bench/RESULTS.md, "Two I/O threads on two cores").
+     * How many I/O threads a server or connector has when its builder sets none: one per processor, whatever
+     * its dispatch. With {@code IO_THREADS} and {@code ADAPTIVE} the I/O threads run the flows, and none should
+     * wait for a core while it holds its sessions; with {@code WORKERS} they read and hand the flows to the
+     * workers, and MINA's default (the processors plus one) served 0.79-0.89x the requests at 1.15-1.31x the
+     * CPU (bench/RESULTS.md, "Two I/O threads on two cores" and "One I/O thread per processor for WORKERS").
+     * A thread-per-session server keeps MINA's default ({@link FlowNioProcessors#DEFAULT_SIZE}): there one
+     * thread fewer made no difference.
      */
-    static int defaultCount(Dispatch dispatch) {
-        return dispatch == Dispatch.WORKERS
-                ? FlowNioProcessors.DEFAULT_SIZE
-                : Runtime.getRuntime().availableProcessors();
+    static int defaultCount() {
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /**
@@ -82,7 +83,7 @@ final class IoProcessors implements AutoCloseable {
      */
     static IoProcessors create(Dispatch dispatch, FlowScheduler scheduler, int count, String name, boolean daemon,
             boolean keepLoops) {
-        int n = count > 0 ? count : defaultCount(dispatch);
+        int n = count > 0 ? count : defaultCount();
         ThreadPoolExecutor threads;
         if (dispatch == Dispatch.WORKERS && daemon) {
             threads = daemonThreads(name + "-io");

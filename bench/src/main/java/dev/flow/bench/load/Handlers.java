@@ -18,8 +18,13 @@ enum Handlers {
      * their I/O thread with the default {@code Dispatch.ADAPTIVE}.
      */
     SAMPLES_STRICT("samples-strict"),
-    /** {@code PlainHttp} and {@code PlainResp} of {@code dev.flow.bench.load.handlers}. */
-    PLAIN("plain");
+    /** {@code PlainHttp} and {@code PlainResp} of {@code dev.flow.bench.load.handlers}, through a strict loader. */
+    PLAIN("plain"),
+    /**
+     * The same through a lenient loader, as {@code ContinuationClassLoader.builder()} makes one by default: the
+     * sessions then resume on workers with the default {@code Dispatch.ADAPTIVE}.
+     */
+    PLAIN_LENIENT("plain-lenient");
 
     private final String id;
 
@@ -40,7 +45,7 @@ enum Handlers {
                 return h;
             }
         }
-        throw new IllegalArgumentException("handlers: " + s + " (expected: samples, samples-strict or plain)");
+        throw new IllegalArgumentException("handlers: " + s + " (expected: samples, samples-strict, plain or plain-lenient)");
     }
 
     @Override

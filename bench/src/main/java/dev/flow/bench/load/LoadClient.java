@@ -702,15 +702,16 @@ public final class LoadClient {
      * java -cp benchmarks.jar dev.flow.bench.load.LoadClient --mode=mina --connections=1000
      *      [--think-ms=0 | --rate=20000] [--warmup-s=3] [--steady-s=10] [--rampdown-s=2] [--io-threads=2]
      *      [--payload=32] [--workers=2] [--server-java=PATH] [--server-jvm-args="-Xmx1g ..."]
-     *      [--protocol=echo|http|resp-ping|resp-setget|smtp] [--pipeline=1] [--handlers=samples|samples-strict|plain]
+     *      [--protocol=echo|http|resp-ping|resp-setget|smtp] [--pipeline=1] [--handlers=samples|samples-strict|plain|plain-lenient]
      * </pre>
      *
      * {@code --handlers}: whose session code a spawned {@code sync}, {@code virtual} or continuation server
      * runs for HTTP and RESP: {@code samples} (default; the samples' {@code HttpSession} and {@code
      * RespSession}, which batch pipelined replies, loaded lenient in the continuation modes; also SMTP's),
      * {@code samples-strict} (the same loaded strict, so that {@code Dispatch.ADAPTIVE} may resume them on
-     * their I/O thread) or {@code plain} ({@code PlainHttp} and {@code PlainResp},
-     * one flush per response: issue #19's untuned baseline; no SMTP handler). Echo is always {@code
+     * their I/O thread), {@code plain} ({@code PlainHttp} and {@code PlainResp}, loaded strict,
+     * one flush per response: issue #19's untuned baseline; no SMTP handler) or {@code plain-lenient} (the same
+     * loaded lenient, as a loader built with the defaults loads them). Echo is always {@code
      * LineEcho}; {@code netty} and {@code mina} serve their own handlers and ignore it.
      *
      * Exit code 0 = valid run, 1 = a validity check failed (printed), 2 = bad arguments or setup.

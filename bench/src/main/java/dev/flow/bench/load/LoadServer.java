@@ -48,7 +48,7 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
  *
  * <pre>
  * java -cp benchmarks.jar dev.flow.bench.load.LoadServer --mode=continuation-immediately|continuation-workers|continuation-io|virtual|netty|... [--protocol=echo|http|redis|smtp] [--workers=2]
- *      [--handlers=samples|samples-strict|plain] [--io-processors=N] [--port=0] [--max-seconds=900]
+ *      [--handlers=samples|samples-strict|plain|plain-lenient] [--io-processors=N] [--port=0] [--max-seconds=900]
  * </pre>
  * {@code --io-processors} defaults to the system property {@value #IO_PROCESSORS_PROPERTY}, else 0 (the
  * server's default: one per processor for {@code FlowServer}'s default dispatch and {@code IO_THREADS}, the
@@ -86,19 +86,23 @@ public final class LoadServer implements AutoCloseable {
         }
 
         /**
-         * Like {@link #of(String)}; with {@link Handlers#PLAIN}, {@code http} and {@code redis} are served by
-         * {@code PlainHttp} and {@code PlainResp} (one shared {@code ConcurrentHashMap} per server), strict.
+         * Like {@link #of(String)}; with {@link Handlers#PLAIN} ({@link Handlers#PLAIN_LENIENT}), {@code http} and
+         * {@code redis} are served by {@code PlainHttp} and {@code PlainResp} (one shared {@code ConcurrentHashMap}
+         * per server), strict (lenient).
          *
-         * @throws IllegalArgumentException for {@code smtp} with {@link Handlers#PLAIN}: it has no plain handler
+         * @throws IllegalArgumentException for {@code smtp} with the plain handlers: it has none
          */
         static Served of(String protocol, Handlers handlers) {
-            if (handlers == Handlers.PLAIN && !protocol.equals("echo")) {
+            boolean plain = handlers == Handlers.PLAIN || handlers == Handlers.PLAIN_LENIENT;
+            if (plain && !protocol.equals("echo")) {
+                boolean strictPlain = handlers == Handlers.PLAIN;
                 switch (protocol) {
                     case "http":
-                        return new Served(protocol, CONFIG, HANDLERS + ".PlainHttp", List.of(HANDLERS), List.of(), true);
+                        return new Served(protocol, CONFIG, HANDLERS + ".PlainHttp", List.of(HANDLERS), List.of(),
+                                strictPlain);
                     case "redis":
                         return new Served(protocol, CONFIG, HANDLERS + ".PlainResp", List.of(HANDLERS),
-                                List.of(new ConcurrentHashMap<String, byte[]>()), true);
+                                List.of(new ConcurrentHashMap<String, byte[]>()), strictPlain);
                     default:
                         throw new IllegalArgumentException("handlers plain: protocol " + protocol
                                 + " has no plain handler (expected: echo, http or redis)");

@@ -199,7 +199,7 @@ class LoadDriverTest {
     void theHandlersOptionRefusesAnUnknownValueNamingIt() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> LoadClient.config(new Args(new String[] {"--protocol=http", "--handlers=tuned"})));
-        assertEquals("handlers: tuned (expected: samples, samples-strict or plain)", e.getMessage());
+        assertEquals("handlers: tuned (expected: samples, samples-strict, plain or plain-lenient)", e.getMessage());
     }
 
     @Test
@@ -210,6 +210,18 @@ class LoadDriverTest {
             assertFalse(lenient.strict(), protocol);
             assertTrue(strict.strict(), protocol);
             assertEquals(lenient.handlerClass(), strict.handlerClass(), protocol);
+        }
+    }
+
+    @Test
+    void thePlainHandlersLoadStrictAndPlainLenientLoadsThemLenient() {
+        for (String protocol : List.of("http", "redis")) {
+            LoadServer.Served strict = LoadServer.Served.of(protocol, Handlers.PLAIN);
+            LoadServer.Served lenient = LoadServer.Served.of(protocol, Handlers.PLAIN_LENIENT);
+            assertTrue(strict.strict(), protocol);
+            assertFalse(lenient.strict(), protocol);
+            assertEquals(strict.handlerClass(), lenient.handlerClass(), protocol);
+            assertTrue(lenient.handlerClass().contains(".Plain"), lenient.handlerClass());
         }
     }
 
