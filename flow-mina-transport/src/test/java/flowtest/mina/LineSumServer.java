@@ -14,12 +14,19 @@ import java.util.concurrent.Callable;
  * {@code PrintWriter}: each
  * line {@code ADD a b ...} is answered {@code = sum} (non-ASCII text is echoed back upper-cased by {@code
  * ECHO}); {@code QUIT} is answered with the number of requests and ends the session. Returns that number.
+ * {@code beforeFirstReply} runs once, before the first answer is written.
  */
 public class LineSumServer implements Callable<Integer> {
     private final Socket socket;
+    private final Runnable beforeFirstReply;
 
     public LineSumServer(Socket socket) {
+        this(socket, () -> { });
+    }
+
+    public LineSumServer(Socket socket, Runnable beforeFirstReply) {
         this.socket = socket;
+        this.beforeFirstReply = beforeFirstReply;
     }
 
     @Override
@@ -28,6 +35,9 @@ public class LineSumServer implements Callable<Integer> {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8), true);
         int served = 0;
         for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (served == 0) {
+                beforeFirstReply.run();
+            }
             if (line.equals("QUIT")) {
                 out.println("BYE " + served);
                 break;

@@ -139,6 +139,11 @@ public final class ContinuationClassLoader extends ClassLoader {
         return includes;
     }
 
+    /** The excluded packages (inside the included ones). */
+    public List<String> excludes() {
+        return excludes;
+    }
+
     /** Whether unsuspendable frames throw instead of blocking. */
     public boolean isStrict() {
         return strict;

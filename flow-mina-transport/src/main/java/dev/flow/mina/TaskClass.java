@@ -129,16 +129,54 @@ final class TaskClass {
 
     /**
      * The error for a task that is not instrumented, given to a scheduler whose flows suspend: names
-     * the class, its loader, what happens and the fix.
+     * the class, its loader, what happens and the fix. A class its loader includes, and so left as compiled
+     * because no wait of it can suspend, is told apart from one the loader never saw.
      */
     static IllegalStateException notInstrumented(Class<?> type, String where) {
-        return new IllegalStateException(where + ": " + type.getName() + " (loaded by " + type.getClassLoader()
-                + ") is not an instrumented flow task: it would block a worker for its whole life instead of"
+        String head = where + ": " + type.getName() + " (loaded by " + type.getClassLoader() + ")";
+        if (inLoadersScope(type)) {
+            return new IllegalStateException(head + " is in the loader's scope, but no wait its call() or run()"
+                    + " reaches can suspend (each is inside a synchronized block, a constructor or a callback through"
+                    + " code that is not instrumented, or the loader left the method as compiled, with a warning): every"
+                    + " session would hold a thread for its whole life. Expected: the waits outside such stretches (the"
+                    + " loader's warnings and flow:verify's pin report name each site), or"
+                    + " FlowServer.builder().threadPerSession() for sync mode");
+        }
+        return new IllegalStateException(head
+                + " is not an instrumented flow task: it would block a worker for its whole life instead of"
                 + " suspending. Expected: a class loaded through a ContinuationClassLoader whose included packages"
                 + " contain it, created by Flow (FlowServer.builder().handler(loader, \"" + type.getName()
                 + "\") or handler(loader.loadClass(...))), not a lambda or anonymous class of a package that is not"
                 + " included wrapped around the handler; or a scheduler with SuspendPolicy.never()"
                 + " or FlowServer.builder().threadPerSession() for sync mode");
+    }
+
+    /**
+     * Whether {@code type}'s loader is a {@code ContinuationClassLoader} whose included and not excluded packages
+     * contain {@code type} (read through its public {@code includes()} and {@code excludes()}: this module does
+     * not depend on the loader's).
+     */
+    private static boolean inLoadersScope(Class<?> type) {
+        ClassLoader l = type.getClassLoader();
+        if (l == null || !l.getClass().getName().equals("dev.flow.loader.ContinuationClassLoader")) {
+            return false;
+        }
+        try {
+            return within(type, l.getClass().getMethod("includes").invoke(l))
+                    && !within(type, l.getClass().getMethod("excludes").invoke(l));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Whether {@code type} is in one of {@code packages} (an {@code Iterable} of package names) or below. */
+    private static boolean within(Class<?> type, Object packages) {
+        for (Object p : (Iterable<?>) packages) {
+            if (type.getName().startsWith(p + ".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean matches(Class<?>[] params, Object[] args) {

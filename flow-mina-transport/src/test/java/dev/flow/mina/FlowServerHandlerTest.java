@@ -106,6 +106,17 @@ class FlowServerHandlerTest {
     }
 
     @Test
+    void startRefusesAnIncludedHandlerClassWhoseEveryWaitIsPinnedSayingSo() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> start(FlowServer.builder().handler(LENIENT, "flowtest.mina.AllWaitsPinned")));
+        assertTrue(e.getMessage().startsWith("handler class: flowtest.mina.AllWaitsPinned (loaded by "), e.getMessage());
+        assertTrue(e.getMessage().contains("is in the loader's scope, but no wait its call() or run() reaches can"
+                + " suspend"), e.getMessage());
+        assertTrue(e.getMessage().contains("synchronized block"), e.getMessage());
+        assertTrue(e.getMessage().contains("threadPerSession()"), e.getMessage());
+    }
+
+    @Test
     void aHandlerClassWithoutASuitableConstructorIsRefusedByTheBuilder() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> FlowServer.builder().handler(LENIENT, "flowtest.mina.LineEcho"));
