@@ -134,14 +134,16 @@ public final class FlowConnector implements AutoCloseable {
      * @throws IllegalArgumentException naming the class if it is not a public {@link Callable} with such
      *     a constructor
      * @throws IllegalStateException if the scheduler's flows can suspend (any policy but {@code
-     *     never()}) and the class is not instrumented: it would block a worker instead of suspending
+     *     never()}) and the class is not instrumented: it would hold a thread for its whole life instead of
+     *     suspending
      */
     public <T> FlowHandle<T> submit(FlowScheduler scheduler, Class<? extends Callable<T>> clientClass,
             SocketAddress address, Object... extraArgs) throws Exception {
         Objects.requireNonNull(scheduler, "scheduler");
         TaskClass c = TaskClass.of(clientClass, Connector.class, extraArgs);
         if (TaskClass.suspends(scheduler) && !c.instrumented()) {
-            throw TaskClass.notInstrumented(clientClass, "client class");
+            throw TaskClass.notInstrumented(clientClass, "client class",
+                    "its call() on a plain thread");
         }
         @SuppressWarnings("unchecked")
         Callable<T> task = (Callable<T>) c.newTask(connector(address));

@@ -171,6 +171,8 @@ public final class FlowServer implements AutoCloseable {
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** What a handler class's constructor may take first: the session's transport, or it as a socket. */
     private static final Class<?>[] HANDLER_FIRST = {Transport.class, Socket.class};
+    /** How a handler that cannot run as a flow runs in sync mode, for the error that refuses it. */
+    private static final String SYNC_MODE = "FlowServer.builder().threadPerSession()";
 
     private final int id;
     private final FlowScheduler scheduler;
@@ -790,7 +792,7 @@ public final class FlowServer implements AutoCloseable {
         try {
             Object task = newTask(s.transport);
             if (!(task instanceof FlowTask) && TaskClass.suspends(scheduler)) {
-                throw TaskClass.notInstrumented(task.getClass(), "handler task");
+                throw TaskClass.notInstrumented(task.getClass(), "handler task", SYNC_MODE);
             }
             FlowHandle<?> handle = runnable ? scheduler.start((Runnable) task) : scheduler.submit((Callable<?>) task);
             handle.toCompletionStage().whenComplete((result, failure) -> finish(s, failure));
@@ -1355,7 +1357,7 @@ public final class FlowServer implements AutoCloseable {
                         + " (expected: a TCP address to start on, not " + address + ")");
             }
             if (taskClass != null && scheduler != null && TaskClass.suspends(scheduler) && !taskClass.instrumented()) {
-                throw TaskClass.notInstrumented(taskClass.type(), "handler class");
+                throw TaskClass.notInstrumented(taskClass.type(), "handler class", SYNC_MODE);
             }
             return new FlowServer(this, address);
         }

@@ -121,7 +121,7 @@ final class TaskClass {
 
     /**
      * Whether flows of {@code scheduler} can suspend, so that a task that is not instrumented would
-     * pin its worker for its whole life: every policy but {@link SuspendPolicy#never()}.
+     * hold a thread for its whole life instead: every policy but {@link SuspendPolicy#never()}.
      */
     static boolean suspends(FlowScheduler scheduler) {
         return scheduler.policy().kind() != SuspendPolicy.Kind.NEVER;
@@ -129,26 +129,27 @@ final class TaskClass {
 
     /**
      * The error for a task that is not instrumented, given to a scheduler whose flows suspend: names
-     * the class, its loader, what happens and the fix. A class its loader includes, and so left as compiled
-     * because no wait of it can suspend, is told apart from one the loader never saw.
+     * the class, its loader, what happens and the fix ({@code syncMode}: how to run it in sync mode instead).
+     * A class its loader includes, and so left as compiled because no wait of it can suspend, is told apart
+     * from one the loader never saw.
      */
-    static IllegalStateException notInstrumented(Class<?> type, String where) {
+    static IllegalStateException notInstrumented(Class<?> type, String where, String syncMode) {
         String head = where + ": " + type.getName() + " (loaded by " + type.getClassLoader() + ")";
         if (inLoadersScope(type)) {
             return new IllegalStateException(head + " is in the loader's scope, but no wait its call() or run()"
                     + " reaches can suspend (each is inside a synchronized block, a constructor or a callback through"
                     + " code that is not instrumented, or the loader left the method as compiled, with a warning): every"
                     + " session would hold a thread for its whole life. Expected: the waits outside such stretches (the"
-                    + " loader's warnings and flow:verify's pin report name each site), or"
-                    + " FlowServer.builder().threadPerSession() for sync mode");
+                    + " loader's warnings and flow:verify's pin report name each site), or " + syncMode
+                    + " for sync mode");
         }
         return new IllegalStateException(head
-                + " is not an instrumented flow task: it would block a worker for its whole life instead of"
-                + " suspending. Expected: a class loaded through a ContinuationClassLoader whose included packages"
+                + " is not an instrumented flow task: it would hold a thread (a worker, or one standing in for it)"
+                + " for its whole life instead of suspending. Expected: a class loaded through a ContinuationClassLoader whose included packages"
                 + " contain it, created by Flow (FlowServer.builder().handler(loader, \"" + type.getName()
                 + "\") or handler(loader.loadClass(...))), not a lambda or anonymous class of a package that is not"
                 + " included wrapped around the handler; or a scheduler with SuspendPolicy.never()"
-                + " or FlowServer.builder().threadPerSession() for sync mode");
+                + " or " + syncMode + " for sync mode");
     }
 
     /**

@@ -103,6 +103,7 @@ class FlowServerHandlerTest {
         assertTrue(e.getMessage().startsWith("handler class: flowtest.mina.LineEcho (loaded by "), e.getMessage());
         assertTrue(e.getMessage().contains("is not an instrumented flow task"), e.getMessage());
         assertTrue(e.getMessage().contains("ContinuationClassLoader"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("or FlowServer.builder().threadPerSession() for sync mode"), e.getMessage());
     }
 
     @Test
@@ -156,5 +157,6 @@ class FlowServerHandlerTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> connector.submit(scheduler, flowtest.mina.LineClient.class, server.localAddress(), 5, "plain"));
         assertTrue(e.getMessage().startsWith("client class: flowtest.mina.LineClient (loaded by "), e.getMessage());
+        assertTrue(e.getMessage().endsWith("or its call() on a plain thread for sync mode"), e.getMessage());
     }
 }
