@@ -145,8 +145,9 @@ final class TaskClass {
         }
         return new IllegalStateException(head
                 + " is not an instrumented flow task: it would hold a thread (a worker, or one standing in for it)"
-                + " for its whole life instead of suspending. Expected: a class loaded through a ContinuationClassLoader whose included packages"
-                + " contain it, created by Flow (FlowServer.builder().handler(loader, \"" + type.getName()
+                + " for its whole life instead of suspending. Expected: a class loaded through a"
+                + " ContinuationClassLoader whose included packages contain it (or in the packages the agent or the"
+                + " build plugin instrument), created by Flow (FlowServer.builder().handler(loader, \"" + type.getName()
                 + "\") or handler(loader.loadClass(...))), not a lambda or anonymous class of a package that is not"
                 + " included wrapped around the handler; or a scheduler with SuspendPolicy.never()"
                 + " or " + syncMode + " for sync mode");
