@@ -59,7 +59,7 @@ final class Generation {
                     .name("soak-" + number)
                     .build();
             b.scheduler(scheduler).handler(loader, HANDLERS + ".SoakHandler")
-                    .dispatch(o.ioThreads ? Dispatch.IO_THREADS : Dispatch.ADAPTIVE);
+                    .dispatch(o.dispatch);
         }
         try {
             return new Generation(number, scheduler, b.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));

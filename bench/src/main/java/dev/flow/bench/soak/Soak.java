@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The soak program: a {@code FlowServer} running {@link dev.flow.bench.soak.handlers.SoakHandler} in
  * continuation mode (the server's default dispatch, {@code Dispatch.ADAPTIVE}; every flow resumed on the MINA
- * I/O threads with {@code --io-threads}; or sync mode, {@code --sync}) under a mixed load with faults, from client threads
+ * I/O threads with {@code --io-threads}, on the workers with {@code --dispatch-workers}; or sync mode, {@code --sync})
+ * under a mixed load with faults, from client threads
  * in the same JVM on 127.0.0.1, for a bounded time. The clients ({@link Peer}): well-behaved echo
  * clients, slow peers (one byte per 100 ms: the line timeout must cut them), peers that reset in the
  * middle of a line or of a response, peers that stop reading (the write timeout must close their
@@ -45,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.flow.bench.soak.Soak [--seconds 60] [--restart-every 20]
- *      [--report-every 5] [--workers 2 [--io-threads] | --sync] [--scale 1] [--idle-batch 20]
+ *      [--report-every 5] [--workers 2 [--io-threads | --dispatch-workers] | --sync] [--scale 1] [--idle-batch 20]
  * </pre>
  *
  * <p>Threads: {@link #run} drives the run on the calling thread and starts its client threads, which
@@ -118,8 +119,23 @@ public final class Soak {
         return new Soak(options, out).run();
     }
 
+    /** The mode and dispatch {@code o} run, for the first line of the report. */
+    private static String mode(SoakOptions o) {
+        if (o.sync) {
+            return "sync";
+        }
+        switch (o.dispatch) {
+            case IO_THREADS:
+                return "continuation (I/O-thread dispatch)";
+            case WORKERS:
+                return "continuation (workers dispatch)";
+            default:
+                return "continuation";
+        }
+    }
+
     private List<String> run() throws IOException, InterruptedException {
-        out.printf(Locale.ROOT, "soak: %s mode, %s, pid %d, JDK %s%n", options.sync ? "sync" : options.ioThreads ? "continuation (I/O-thread dispatch)" : "continuation", options,
+        out.printf(Locale.ROOT, "soak: %s mode, %s, pid %d, JDK %s%n", mode(options), options,
                 ProcessHandle.current().pid(), Runtime.version());
         out.printf(Locale.ROOT, "soak: limits maxLineLength=%d lineTimeout=%s idleTimeout=%s writeTimeout=%s "
                 + "requestTimeout=%s maxSessions=%d inputBudget=%d MiB grace=%s, max heap %d MiB%n", options.maxLineLength,

@@ -1,5 +1,6 @@
 package dev.flow.bench.soak;
 
+import dev.flow.mina.Dispatch;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,8 +18,12 @@ public final class SoakOptions {
     final int reportEvery;
     /** Sync mode (thread per session) instead of continuation mode, {@code --sync}. */
     final boolean sync;
-    /** Continuation mode with flows resumed on the MINA I/O threads ({@code Dispatch.IO_THREADS}), {@code --io-threads}. */
-    final boolean ioThreads;
+    /**
+     * The dispatch of continuation mode: {@code ADAPTIVE}, the server's default; {@code IO_THREADS} (every flow
+     * woken by its input resumed on the MINA I/O thread), {@code --io-threads}; or {@code WORKERS} (every flow
+     * resumed on the workers), {@code --dispatch-workers}.
+     */
+    final Dispatch dispatch;
     /**
      * The server makes a session only once its client's first byte arrived ({@code
      * FlowServer.Builder.clientSpeaksFirst}), {@code --client-speaks-first}; default off.
@@ -60,18 +65,24 @@ public final class SoakOptions {
         this.scale = intOption(v, "scale", 1, 1, 20);
         this.idleBatch = intOption(v, "idle-batch", 20, 1, 200);
         this.sync = v.remove("sync") != null;
-        this.ioThreads = v.remove("io-threads") != null;
+        boolean ioThreads = v.remove("io-threads") != null;
+        boolean onWorkers = v.remove("dispatch-workers") != null;
         this.clientSpeaksFirst = v.remove("client-speaks-first") != null;
         if (!v.isEmpty()) {
             throw new IllegalArgumentException("options: " + v.keySet() + " (expected: seconds, restart-every, "
-                    + "report-every, sync, io-threads, client-speaks-first, workers, scale, idle-batch)");
+                    + "report-every, sync, io-threads, dispatch-workers, client-speaks-first, workers, scale, idle-batch)");
         }
-        if (sync && ioThreads) {
-            throw new IllegalArgumentException("--sync and --io-threads (expected: at most one; sync mode has no flows)");
+        if ((sync ? 1 : 0) + (ioThreads ? 1 : 0) + (onWorkers ? 1 : 0) > 1) {
+            throw new IllegalArgumentException("--sync, --io-threads and --dispatch-workers (expected: at most one; sync"
+                    + " mode has no flows)");
         }
+        this.dispatch = ioThreads ? Dispatch.IO_THREADS : onWorkers ? Dispatch.WORKERS : Dispatch.ADAPTIVE;
     }
 
-    /** Parses {@code args}; {@code --sync}, {@code --io-threads} and {@code --client-speaks-first} take no value. */
+    /**
+     * Parses {@code args}; {@code --sync}, {@code --io-threads}, {@code --dispatch-workers} and {@code
+     * --client-speaks-first} take no value.
+     */
     public static SoakOptions parse(String... args) {
         Map<String, String> v = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -82,7 +93,8 @@ public final class SoakOptions {
             int eq = a.indexOf('=');
             if (eq > 0) {
                 v.put(a.substring(2, eq), a.substring(eq + 1));
-            } else if (a.equals("--sync") || a.equals("--io-threads") || a.equals("--client-speaks-first")) {
+            } else if (a.equals("--sync") || a.equals("--io-threads") || a.equals("--dispatch-workers")
+                    || a.equals("--client-speaks-first")) {
                 v.put(a.substring(2), "true");
             } else if (i + 1 < args.length) {
                 v.put(a.substring(2), args[++i]);
@@ -113,7 +125,8 @@ public final class SoakOptions {
     @Override
     public String toString() {
         return "--seconds " + seconds + " --restart-every " + restartEvery + " --report-every " + reportEvery
-                + (sync ? " --sync" : " --workers " + workers + (ioThreads ? " --io-threads" : ""))
+                + (sync ? " --sync" : " --workers " + workers + (dispatch == Dispatch.IO_THREADS ? " --io-threads"
+                        : dispatch == Dispatch.WORKERS ? " --dispatch-workers" : ""))
                 + (clientSpeaksFirst ? " --client-speaks-first" : "") + " --scale " + scale + " --idle-batch " + idleBatch;
     }
 }

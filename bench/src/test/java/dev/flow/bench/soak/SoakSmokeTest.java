@@ -29,6 +29,11 @@ class SoakSmokeTest {
         soakFiveSeconds("--io-threads");
     }
 
+    @Test
+    void soakOfFiveSecondsWithEveryFlowOnTheWorkersLosesNothing() throws Exception {
+        soakFiveSeconds("--dispatch-workers");
+    }
+
     private static void soakFiveSeconds(String... extra) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
@@ -46,15 +51,20 @@ class SoakSmokeTest {
     @Test
     void soakOptionsRejectUnknownAndOutOfRangeValues() {
         assertEquals("options: [colour] (expected: seconds, restart-every, report-every, sync, io-threads, "
-                + "client-speaks-first, workers, scale, idle-batch)", assertThrows(IllegalArgumentException.class,
+                + "dispatch-workers, client-speaks-first, workers, scale, idle-batch)", assertThrows(IllegalArgumentException.class,
                         () -> SoakOptions.parse("--colour", "red")).getMessage());
         assertEquals("--seconds: 0 (expected: 1..86400)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--seconds=0")).getMessage());
-        assertEquals("--sync and --io-threads (expected: at most one; sync mode has no flows)",
+        assertEquals("--sync, --io-threads and --dispatch-workers (expected: at most one; sync mode has no flows)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--sync", "--io-threads")).getMessage());
+        assertEquals("--sync, --io-threads and --dispatch-workers (expected: at most one; sync mode has no flows)",
+                assertThrows(IllegalArgumentException.class,
+                        () -> SoakOptions.parse("--io-threads", "--dispatch-workers")).getMessage());
         assertEquals("--workers: two (expected: an integer)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--workers", "two")).getMessage());
         assertEquals("--seconds 60 --restart-every 20 --report-every 5 --workers 2 --io-threads --client-speaks-first "
                 + "--scale 1 --idle-batch 20", SoakOptions.parse("--io-threads", "--client-speaks-first").toString());
+        assertEquals("--seconds 60 --restart-every 20 --report-every 5 --workers 2 --dispatch-workers --scale 1 "
+                + "--idle-batch 20", SoakOptions.parse("--dispatch-workers").toString());
     }
 }
