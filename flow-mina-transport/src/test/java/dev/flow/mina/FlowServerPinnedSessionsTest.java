@@ -82,7 +82,8 @@ class FlowServerPinnedSessionsTest {
 
     @Test
     void beyondMaxPinnedThreadsAPinnedReadHoldsTheWorkerUntilItTimesOut() throws Exception {
-        TransportConfig config = TransportConfig.builder().readTimeout(Duration.ofSeconds(1)).build();
+        // Long enough for the checks below to run while the three reads still wait, on a loaded machine too.
+        TransportConfig config = TransportConfig.builder().readTimeout(Duration.ofSeconds(3)).build();
         FlowServer server = server(2, config);
         for (int i = 0; i < 3; i++) {
             client(server);
@@ -91,6 +92,7 @@ class FlowServerPinnedSessionsTest {
         // Two reads handed their worker's place on, to two threads; the third holds it.
         assertEquals(3, schedulerThreads(), "threads: the worker and maxPinnedThreads more");
         LineSocketClient late = client(server);
+        late.socket.setSoTimeout(20_000);
         late.send("late");
         Conditions.await("the fourth session's flow to wait for a worker", () -> scheduler.stats().queued() == 1,
                 () -> scheduler.stats().toString());
