@@ -6,6 +6,7 @@ import dev.flow.FlowScheduler;
 import dev.flow.SuspendPolicy;
 import dev.flow.bench.VirtualThreads;
 import dev.flow.internal.Pins;
+import dev.flow.internal.SchedulerCore;
 import dev.flow.libraries.PostgresServer;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.Dispatch;
@@ -144,7 +145,7 @@ public final class LibrarySessions {
     /** The continuation mode's suspend policy. */
     private SuspendPolicy policy = SuspendPolicy.immediately();
     /** The flows' scheduler's {@code maxPinnedThreads}. */
-    private int maxPinnedThreads = 256;
+    private int maxPinnedThreads = SchedulerCore.DEFAULT_MAX_PINNED_THREADS;
     /** The modes run in each round, in the order of the first measured round (see {@link #inRound}). */
     private List<String> modes = VirtualThreads.available() ? List.of("threads", "virtual", "continuation")
             : List.of("threads", "continuation");
@@ -172,7 +173,7 @@ public final class LibrarySessions {
         List<String> modes = a.getList("modes", VirtualThreads.available() ? "threads,virtual,continuation" : "threads,continuation");
         int warmupRounds = a.getInt("warmup-rounds", 3);
         String policy = a.get("policy", "immediately");
-        int maxPinnedThreads = a.getInt("max-pinned-threads", 256);
+        int maxPinnedThreads = a.getInt("max-pinned-threads", SchedulerCore.DEFAULT_MAX_PINNED_THREADS);
         a.checkAllUsed();
         LibrarySessions bench = new LibrarySessions(sessions, workers, serverMode, System.out);
         bench.modes(modes);

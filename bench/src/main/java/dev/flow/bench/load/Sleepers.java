@@ -3,6 +3,7 @@ package dev.flow.bench.load;
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
 import dev.flow.bench.VirtualThreads;
+import dev.flow.internal.SchedulerCore;
 import dev.flow.loader.ContinuationClassLoader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -45,7 +46,7 @@ public final class Sleepers {
         int workers = a.getInt("workers", 2);
         boolean heap = a.getBool("heap");
         boolean pinned = a.getBool("pinned");
-        int maxPinned = a.getInt("max-pinned-threads", 256);
+        int maxPinned = a.getInt("max-pinned-threads", SchedulerCore.DEFAULT_MAX_PINNED_THREADS);
         int cap = Math.min(a.getInt("platform-cap", PLATFORM_CAP_DEFAULT), PLATFORM_CAP_MAX);
         a.checkAllUsed();
         if (n < 1 || n > 2_000_000) {
