@@ -102,7 +102,8 @@ public final class FlowStats {
     /**
      * Times a worker about to block in a pinned wait (a wait that cannot suspend) handed its place to
      * another thread, so that the other flows kept every worker ({@link
-     * FlowScheduler.Builder#maxPinnedThreads(int)}).
+     * FlowScheduler.Builder#maxPinnedThreads(int)}), and times an I/O thread running one of this
+     * scheduler's flows handed its loop to another thread for the same reason ({@code Dispatch.ADAPTIVE}).
      */
     public long pinnedHandOffs() {
         return pinnedHandOffs;

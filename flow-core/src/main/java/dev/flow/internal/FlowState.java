@@ -48,6 +48,8 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     private static final int INTERRUPTED = 32;
     /** See {@link #decoratedReady()}. */
     private static final int DECORATED_READY = 64;
+    /** See {@link #mayPin()}. */
+    private static final int MAY_PIN = 128;
 
     private static final VarHandle TICKET;
 
@@ -76,7 +78,7 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     Object blocker;
     /**
      * The suspension mode ({@link #MODE_BITS}) and the bits {@link #TIMED_OUT}, {@link #STALE}, {@link
-     * #BEGUN}, {@link #INTERRUPTED} and {@link #DECORATED_READY}; owned by whoever owns the flow (its
+     * #BEGUN}, {@link #INTERRUPTED}, {@link #DECORATED_READY} and {@link #MAY_PIN}; owned by whoever owns the flow (its
      * worker, or whoever claimed its wake-up), and written by no one else, so plain writes of the whole
      * byte lose nothing.
      */
@@ -152,7 +154,20 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
         return t instanceof SchedulerCore.Runner ? ((SchedulerCore.Runner) t).current : null;
     }
 
-    /** Keeps this flow off adaptive carriers for good (a task whose waits may pin). */
+    /**
+     * Whether this flow's waits may pin (its task was instrumented lenient): an adaptive carrier runs it
+     * only while its loop can go on on another thread ({@link CarrierLoop}).
+     */
+    boolean mayPin() {
+        return (flags & MAY_PIN) != 0;
+    }
+
+    /** Sets {@link #mayPin()}; before the flow starts. */
+    void markMayPin() {
+        flags |= MAY_PIN;
+    }
+
+    /** Keeps this flow off adaptive carriers for good (a task that cannot suspend, or a flow that pinned). */
     void neverOnCarrier() {
         runs = runs(shortRuns(), sinceLongRun(), NEVER_ON_CARRIER);
     }

@@ -292,8 +292,10 @@ public final class Pins {
     }
 
     /**
-     * Called when a pinned flow would suspend: throws for a strict site (or on a busy carrier), else
-     * warns once per site and lets another thread stand in for the worker while it blocks.
+     * Called when a pinned flow would suspend: throws for a strict site (or on a busy carrier whose loop
+     * cannot go on on another thread), else warns once per site and lets another thread stand in for the
+     * worker, or run the carrier's loop, while it blocks. A flow that blocks here no longer runs on
+     * adaptive carriers.
      */
     static void onPinnedAwait(int id) {
         Site s = site(id);
@@ -302,9 +304,10 @@ public final class Pins {
         }
         // The carrier first: the message is built only for the refusal, not for every pinned wait.
         Thread carrier = SchedulerCore.busyCarrier();
-        if (carrier != null) {
+        if (carrier != null && !SchedulerCore.handOffCarrierLoop(carrier)) {
             throw refusedOnCarrier(s.frame(), s.message(), carrier);
         }
+        pinnedHere();
         warnOnce(s);
         FlowEvents.pinnedWaitBegins(s);
         SchedulerCore.beforePinnedWait();
@@ -317,17 +320,28 @@ public final class Pins {
     }
 
     /**
-     * Refuses a wait that would block a carrier running a flow (an I/O thread in {@code
-     * Dispatch.IO_THREADS}): it would stall every session of that thread, and can deadlock when the
-     * awaited input is read by the very thread it blocks.
+     * Called before a wait reached through uninstrumented code blocks the current flow's thread. On a
+     * carrier running the flow (an I/O thread), it hands the carrier's loop to another thread ({@code
+     * Dispatch.ADAPTIVE}), or refuses the wait if it cannot ({@code Dispatch.IO_THREADS}): the wait would
+     * stall every session of that thread, and can deadlock when the awaited input is read by the very
+     * thread it blocks. The flow no longer runs on adaptive carriers.
      *
      * @param what the wait, e.g. {@code "cannot suspend at C.m (line 3): ..."}
-     * @throws UnsuspendableFrameException if the current thread is a carrier running a flow
+     * @throws UnsuspendableFrameException if the current thread is a carrier running a flow that cannot hand its loop off
      */
     static void refuseOnCarrier(String what) {
         Thread carrier = SchedulerCore.busyCarrier();
-        if (carrier != null) {
+        if (carrier != null && !SchedulerCore.handOffCarrierLoop(carrier)) {
             throw refusedOnCarrier("an uninstrumented caller", what, carrier);
+        }
+        pinnedHere();
+    }
+
+    /** Keeps the current flow, about to block in a pinned wait, off adaptive carriers from now on. */
+    private static void pinnedHere() {
+        FlowState f = FlowState.current();
+        if (f != null) {
+            f.neverOnCarrier();
         }
     }
 

@@ -233,8 +233,9 @@ public final class SchedulerCore {
             f.blocker = task;
             f.contextLoader = task.getClass().getClassLoader();
             if (!UninstrumentedWaits.isStrict(task.getClass())) {
-                // A lenient flow may reach a wait that cannot suspend: it must never block a carrier.
-                f.neverOnCarrier();
+                // A lenient flow may reach a wait that cannot suspend: a carrier runs it only while its
+                // loop can go on on another thread (CarrierLoop).
+                f.markMayPin();
             }
         } else if (task instanceof Callable) {
             f.blocker = task;
@@ -736,7 +737,9 @@ public final class SchedulerCore {
      * locally: the outer call runs it once the running flow has parked or ended, so that flows never
      * nest on one stack. After {@link #INLINE_RUNS} runs the rest go to the ready queue. The carrier's
      * own interrupt status is kept across the flows it runs. Each flow runs and is handed off by its
-     * own core: a shared carrier's queue may hold flows of several.
+     * own core: a shared carrier's queue may hold flows of several. If a flow handed the carrier's loop
+     * off ({@link #handOffCarrierLoop}), the flows after it go to the ready queue, and the carrier takes
+     * its loop back before it returns.
      */
     private void runInline(FlowState f, Carrier c) {
         if (c.busy) {
@@ -749,7 +752,7 @@ public final class SchedulerCore {
             int runs = 0;
             for (FlowState g = f; g != null; g = c.local.poll()) {
                 SchedulerCore core = g.scheduler;
-                if (runs++ >= INLINE_RUNS || core.stopping) {
+                if (runs++ >= INLINE_RUNS || core.stopping || c.loopHandedOff) {
                     core.handOff(g);
                     continue;
                 }
@@ -760,6 +763,10 @@ public final class SchedulerCore {
                 g.scheduler.handOff(g);
             }
             c.busy = false;
+            if (c.loopHandedOff) {
+                c.loopHandedOff = false;
+                c.loop.reclaim();
+            }
             if (interrupted) {
                 c.interrupt();
             }
@@ -771,10 +778,11 @@ public final class SchedulerCore {
      * when they wake them (an I/O thread that completes a flow's read resumes the flow itself instead
      * of handing it to a worker). Flows still start on workers, and flows woken by anything else
      * (timers, sleeps, other threads) resume on workers; a flow thus moves between threads, one at a
-     * time. With {@code adaptive}, a carrier runs a woken flow inline only if it may suspend wherever it
-     * waits (its task was instrumented strict) and its recent runs were short (at most {@link
-     * #CARRIER_RUN_LIMIT_NANOS} each, {@link FlowState#mayRunOnCarrier()}), and hands every other flow
-     * to the workers. Threads are named {@code namePrefix-N}, not daemon.
+     * time. With {@code adaptive}, a carrier runs a woken flow inline only if its recent runs were short
+     * (at most {@link #CARRIER_RUN_LIMIT_NANOS} each, {@link FlowState#mayRunOnCarrier()}), it never
+     * blocked in a pinned wait, and, if its task was instrumented lenient (its waits may pin), the loop
+     * running on the carrier can go on on another thread while it blocks ({@link #bindCarrierLoop}); it
+     * hands every other flow to the workers. Threads are named {@code namePrefix-N}, not daemon.
      */
     public ThreadFactory carrierThreadFactory(String namePrefix, boolean adaptive) {
         return carrierThreadFactory(this, namePrefix, adaptive, carrierIds, carriers);
@@ -822,9 +830,44 @@ public final class SchedulerCore {
     }
 
     /**
+     * Binds {@code loop}, the event loop running on the calling thread, to it if it is an adaptive
+     * carrier: a pinned wait of a flow it runs inline then hands the loop to another thread ({@link
+     * CarrierLoop#handOff()}) instead of being refused, and it runs lenient flows inline while {@link
+     * CarrierLoop#mayHandOff()} holds. Elsewhere it does nothing. Called by the loop at each turn.
+     */
+    public static void bindCarrierLoop(CarrierLoop loop) {
+        Thread t = Thread.currentThread();
+        if (t instanceof Carrier) {
+            Carrier c = (Carrier) t;
+            if (c.adaptive && c.loop != loop) {
+                c.loop = loop;
+            }
+        }
+    }
+
+    /**
+     * Called on {@code carrier}, running a flow, before the flow blocks in a pinned wait: hands its loop
+     * to another thread until the run is over ({@link #runInline}); returns whether it did (or had
+     * already in this run).
+     */
+    static boolean handOffCarrierLoop(Thread carrier) {
+        Carrier c = (Carrier) carrier;
+        if (c.loopHandedOff) {
+            return true;
+        }
+        CarrierLoop loop = c.loop;
+        if (loop == null || !loop.handOff()) {
+            return false;
+        }
+        c.loopHandedOff = true;
+        c.current.scheduler.handOffs.increment();
+        return true;
+    }
+
+    /**
      * A thread of a transport that runs the flows of {@link #core} it wakes, or of every core if it is a
-     * shared carrier; see {@link #carrierThreadFactory}. {@link #busy} and {@link #local} are used by
-     * this thread only.
+     * shared carrier; see {@link #carrierThreadFactory}. {@link #busy}, {@link #local}, {@link #loop} and
+     * {@link #loopHandedOff} are used by this thread only.
      */
     static final class Carrier extends Runner {
         /** The core whose flows this carrier runs, or {@code null} for a shared carrier (every core's). */
@@ -835,6 +878,10 @@ public final class SchedulerCore {
         private final Set<Carrier> live;
         boolean busy;
         final ArrayDeque<FlowState> local = new ArrayDeque<>(4);
+        /** The loop running on this adaptive carrier, or {@code null} (see {@link #bindCarrierLoop}). */
+        CarrierLoop loop;
+        /** Whether the flow running now handed {@link #loop} off, which this thread takes back after the run. */
+        boolean loopHandedOff;
 
         Carrier(SchedulerCore core, Runnable target, String name, boolean adaptive, Set<Carrier> live) {
             super(target, name);
@@ -848,9 +895,19 @@ public final class SchedulerCore {
             return core == c || core == null;
         }
 
-        /** Whether this carrier runs {@code f}, just woken here, inline. */
+        /**
+         * Whether this carrier runs {@code f}, just woken here, inline: an adaptive one only a flow whose
+         * recent runs were short and, if its waits may pin, only while it can hand its loop off.
+         */
         boolean mayRun(FlowState f) {
-            return !adaptive || f.mayRunOnCarrier();
+            if (!adaptive) {
+                return true;
+            }
+            if (!f.mayRunOnCarrier()) {
+                return false;
+            }
+            CarrierLoop l = loop;
+            return !f.mayPin() || l != null && l.mayHandOff();
         }
 
         @Override

@@ -27,10 +27,14 @@ public enum Dispatch {
      * #WORKERS} for the others, decided per session. A flow woken by its own input resumes on the I/O
      * thread that read it only if
      * <ul>
-     *   <li>its handler class was instrumented <em>strict</em> (a strict loader, or the agent or build
-     *       plugin in strict mode): every wait it reaches either suspends or is refused wherever it runs,
-     *       so no wait can block the I/O thread; a lenient flow, whose waits may pin, always resumes on
-     *       workers; and</li>
+     *   <li>it has never blocked in a pinned wait (a wait that cannot suspend, which only a handler
+     *       instrumented <em>lenient</em> reaches: a strict one's are refused wherever it runs). Should a
+     *       lenient flow's wait pin while it runs on the I/O thread, the thread hands its loop, and so its
+     *       other sessions, to another thread (an idle one, or a new one named after it with {@code
+     *       -standin-N}) while the flow blocks, and takes it back once the flow's run is over, as a
+     *       {@code ForkJoinPool} compensates a blocked worker: the other sessions keep being served, and
+     *       the awaited input, read by the other thread, reaches the blocked flow. That flow then resumes
+     *       on workers for good; and</li>
      *   <li>its runs are short: the first two (its start and one wake-up) run on workers, and each must
      *       take at most a millisecond. A second run longer than that within 16 runs (a request that
      *       computes, a blocking call outside the instrumented scope) sends the session back to the

@@ -19,12 +19,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.flow.internal.SchedulerCore;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.polling.AbstractPollingIoProcessor;
 import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
+import org.apache.mina.util.NamePreservingRunnable;
 
 /**
  * The NIO processor pools of {@link FlowServer} and {@link FlowConnector}: MINA's own {@link
@@ -138,6 +140,13 @@ final class FlowNioProcessors {
      * second) until it is disposed; elsewhere (a connector's, whose idle threads must not keep a JVM
      * running) its loop ends as MINA's does.
      *
+     * <p><b>The loop's thread may change.</b> On {@link LoopThreads}, a flow that the loop's thread runs
+     * inline ({@link Dispatch#ADAPTIVE}) and that blocks in a pinned wait hands the loop to another thread
+     * of the executor, which runs it from its next turn, and takes it back when its run is over ({@link
+     * LoopBaton}): one thread at a time runs the loop's code, and each turn starts by making sure it is
+     * that thread. Once the processor is disposed, a thread that was waiting for the loop ends its turn
+     * without selecting, seeing no session.
+     *
      * <p>Public only because MINA's {@link SimpleIoProcessorPool} calls its constructor by reflection;
      * its enclosing class keeps it out of reach of other packages.
      *
@@ -162,6 +171,32 @@ final class FlowNioProcessors {
 
         /** MINA's accessor of a session's key, or {@code null} if out of reach (see {@link #selectionKeyAccessor()}). */
         private static final MethodHandle SELECTION_KEY = selectionKeyAccessor();
+
+        /** MINA's {@code AbstractPollingIoProcessor.processorRef}, or {@code null} if out of reach (no {@link LoopBaton}). */
+        private static final Field PROCESSOR_REF;
+        /** MINA's {@code AbstractPollingIoProcessor.Processor(AbstractPollingIoProcessor)}, with {@link #PROCESSOR_REF}. */
+        private static final java.lang.reflect.Constructor<?> PROCESSOR_NEW;
+
+        static {
+            Field ref = null;
+            java.lang.reflect.Constructor<?> loop = null;
+            try {
+                ref = AbstractPollingIoProcessor.class.getDeclaredField("processorRef");
+                ref.setAccessible(true);
+                loop = Class.forName(AbstractPollingIoProcessor.class.getName() + "$Processor")
+                        .getDeclaredConstructor(AbstractPollingIoProcessor.class);
+                loop.setAccessible(true);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                EventLog.warn(dev.flow.internal.Slf4j.logger(FlowNioProcessors.class),
+                        System.getLogger(FlowNioProcessors.class.getName()),
+                        "MINA's AbstractPollingIoProcessor.Processor is out of reach (" + e + "): an I/O thread"
+                                + " cannot hand its loop to another thread, so lenient session flows resume on workers");
+                ref = null;
+                loop = null;
+            }
+            PROCESSOR_REF = ref;
+            PROCESSOR_NEW = loop;
+        }
 
         /** Set on the sessions this processor reads (see {@link #readsThroughDirectReaders}). */
         private static final org.apache.mina.core.session.AttributeKey FLOW_READS_KEY =
@@ -189,6 +224,14 @@ final class FlowNioProcessors {
         /** Whether the loop stays when the last session ends, until the processor is disposed. */
         private final boolean keepLoop;
 
+        /** The executor the loop runs on. */
+        private final Executor executor;
+        /**
+         * Which thread runs the loop (see {@link LoopBaton}); {@code null} unless the loop runs on {@link
+         * LoopThreads} and MINA's loop can be started on another thread.
+         */
+        private final LoopBaton baton;
+
         /** Whether the last turn left its new sessions for the next one; loop thread only. */
         private boolean deferredLastTurn;
         /** Turns that left their new sessions for the next one, for tests; loop thread only (read racy). */
@@ -206,6 +249,8 @@ final class FlowNioProcessors {
         FlowNioProcessor(Executor executor, boolean keepLoop) {
             super(executor);
             this.keepLoop = keepLoop;
+            this.executor = executor;
+            this.baton = executor instanceof LoopThreads && PROCESSOR_REF != null ? new LoopBaton(this) : null;
             this.newSessions = budgetNewSessions(this, NEW_SESSIONS_PER_TURN);
         }
 
@@ -239,6 +284,9 @@ final class FlowNioProcessors {
          */
         @Override
         protected int select(long timeout) throws Exception {
+            if (!holdsLoop()) {
+                return 0;
+            }
             int n = selectsNow() ? selectNow() : super.select(timeout);
             deferNewSessionsIfEstablishedReady();
             return n;
@@ -250,9 +298,30 @@ final class FlowNioProcessors {
          */
         @Override
         protected int select() throws Exception {
+            if (!holdsLoop()) {
+                return 0;
+            }
             int n = selectsNow() ? selectNow() : super.select();
             deferNewSessionsIfEstablishedReady();
             return n;
+        }
+
+        /**
+         * At the start of a turn: returns once the calling thread holds the loop ({@link LoopBaton#turn()}),
+         * bound to it as the loop a flow it runs may hand off; or returns {@code false} if the processor
+         * has been disposed meanwhile (the loop must end without selecting: the selection returns nothing
+         * and counts as woken, so that MINA does not look for a spinning selector).
+         */
+        private boolean holdsLoop() {
+            if (baton == null) {
+                return true;
+            }
+            if (!baton.turn()) {
+                wakeupCalled.set(true);
+                return false;
+            }
+            SchedulerCore.bindCarrierLoop(baton);
+            return true;
         }
 
         /**
@@ -371,7 +440,82 @@ final class FlowNioProcessors {
          */
         @Override
         protected boolean isSelectorEmpty() {
-            return (!keepLoop || isDisposing()) && super.isSelectorEmpty();
+            return loopEnded() || (!keepLoop || isDisposing()) && super.isSelectorEmpty();
+        }
+
+        /** No session once the loop has ended on another thread (its selector is closed). */
+        @Override
+        protected int allSessionsCount() {
+            return loopEnded() ? 0 : super.allSessionsCount();
+        }
+
+        /** No session once the loop has ended on another thread (its selector is closed). */
+        @Override
+        protected Iterator<NioSession> allSessions() {
+            return loopEnded() ? java.util.Collections.emptyIterator() : super.allSessions();
+        }
+
+        /** Ends the loop for every thread that waits for it ({@link LoopBaton#end()}), then closes the selector once. */
+        @Override
+        protected void doDispose() throws Exception {
+            if (baton == null || baton.end()) {
+                super.doDispose();
+            }
+        }
+
+        /** Whether the loop has ended on another thread: its selector is closed, and this thread's turn ends the loop. */
+        private boolean loopEnded() {
+            return baton != null && baton.ended();
+        }
+
+        /**
+         * Sets the thread that runs the loop outside its selection ({@code null} while a thread that handed
+         * it off blocks), for {@link #wakeup()} and {@link #current()}. By {@link LoopBaton}.
+         */
+        void loopThread(Thread t) {
+            loopThread = t;
+        }
+
+        /** Wakes the selector, whatever thread calls it. By {@link LoopBaton}. */
+        void wakeSelector() {
+            selectorWakeups.incrementAndGet();
+            super.wakeup();
+        }
+
+        /**
+         * Starts MINA's loop of this processor on another thread of its executor, named {@code threadName}
+         * while it runs the loop (as MINA names its loop's thread), which runs it from its first turn once it
+         * holds the {@link LoopBaton}. By {@link LoopBaton}.
+         */
+        @SuppressWarnings("unchecked")
+        void startLoopElsewhere(String threadName) {
+            Runnable loop;
+            try {
+                loop = (Runnable) PROCESSOR_NEW.newInstance(this);
+                ((java.util.concurrent.atomic.AtomicReference<Object>) PROCESSOR_REF.get(this)).set(loop);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("MINA's AbstractPollingIoProcessor.Processor of " + this + ": " + e, e);
+            }
+            executor.execute(new NamePreservingRunnable(loop, threadName));
+        }
+
+        /**
+         * Called on a thread of {@link LoopThreads} when its run of a processor loop has returned: passes the
+         * loop on to a waiting thread ({@link LoopBaton#left()}).
+         */
+        static void leftLoop() {
+            FlowNioProcessor p = LOOP.get();
+            if (p != null) {
+                LOOP.remove();
+                if (p.baton != null) {
+                    p.baton.left();
+                }
+            }
+        }
+
+        /** The number of times a thread blocked in a flow handed this loop to another (for tests). */
+        long loopHandOffs() {
+            return baton == null ? 0 : baton.handOffs();
         }
 
         /** Counts MINA's check for a spinning selector, then makes it. */

@@ -133,8 +133,8 @@ import org.slf4j.Logger;
  * peer events (resets, timeouts, protocol errors) are written on a thread of their own, which exists
  * while there are lines to write.
  * By default ({@link Builder#dispatch(Dispatch) Dispatch.ADAPTIVE}) a session flow woken by its own
- * input resumes on the I/O processor thread that read it if its handler was instrumented strict and its
- * runs are short, and on a worker otherwise; with {@code IO_THREADS} always there, with {@code WORKERS}
+ * input resumes on the I/O processor thread that read it if its runs are short and it has never blocked
+ * in a pinned wait, and on a worker otherwise; with {@code IO_THREADS} always there, with {@code WORKERS}
  * never (see {@link Dispatch}). {@link #close()} blocks until the sessions are closed, except when a
  * session flow running on one of the server's I/O threads calls it (then the stop runs on a thread of
  * its own); it must not be called on another server's I/O thread.
@@ -1308,8 +1308,8 @@ public final class FlowServer implements AutoCloseable {
 
         /**
          * Where session flows resume when their input arrives on a TCP I/O processor thread; default
-         * {@link Dispatch#ADAPTIVE} (on the I/O thread for strict handlers whose runs are short, on workers
-         * otherwise). {@link Dispatch#IO_THREADS} needs continuation mode: {@link #start} refuses it with
+         * {@link Dispatch#ADAPTIVE} (on the I/O thread for flows whose runs are short and that never blocked
+         * in a pinned wait, on workers otherwise). {@link Dispatch#IO_THREADS} needs continuation mode: {@link #start} refuses it with
          * {@link #threadPerSession()}, where {@code ADAPTIVE} means {@code WORKERS}. In-VM pipes have no
          * I/O threads and ignore it. With {@code IO_THREADS} or {@code ADAPTIVE} a session's end, and so
          * {@link #onFailure}, may also run on an I/O thread: keep that callback short and non-blocking.

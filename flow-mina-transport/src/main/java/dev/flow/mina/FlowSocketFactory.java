@@ -66,9 +66,9 @@ public final class FlowSocketFactory extends SocketFactory implements AsyncSocke
     /**
      * The connector behind factories made with the no-arg constructor: created on first use with {@code
      * TransportConfig.DEFAULT} (no read timeout but the sockets' {@code soTimeout}), MINA's connect timeout
-     * (60 s), one I/O thread per processor, the default {@link Dispatch#ADAPTIVE} (a library loaded strict
-     * whose runs are short resumes on the I/O thread that read its reply, whichever scheduler its flow
-     * belongs to; a lenient one on its scheduler's workers), and daemon threads, so that it never keeps the
+     * (60 s), one I/O thread per processor, the default {@link Dispatch#ADAPTIVE} (a library flow whose runs
+     * are short resumes on the I/O thread that read its reply, whichever scheduler it belongs to, until it
+     * blocks in a pinned wait; then on its scheduler's workers), and daemon threads, so that it never keeps the
      * JVM running. It lives as long as the JVM and is never closed by Flow; do not close it (its sockets
      * would fail and new ones could not connect). For other settings, build a connector and pass {@link
      * FlowConnector#socketFactory()} to the library instead.

@@ -147,6 +147,7 @@ final class IoProcessors implements AutoCloseable {
                     try {
                         runSurviving(loop, outOfMemoryErrors);
                     } finally {
+                        FlowNioProcessors.FlowNioProcessor.leftLoop();
                         LOOP.remove();
                     }
                 });

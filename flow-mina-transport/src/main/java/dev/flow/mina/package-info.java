@@ -11,8 +11,9 @@
  * code runs on {@link dev.flow.FlowScheduler} workers (or on a session's or the caller's thread in sync
  * use), except where the {@link dev.flow.mina.Dispatch} lets a flow woken by its own input resume on the
  * I/O processor thread that read it: always with {@code IO_THREADS} (a wait there that cannot suspend is
- * refused), and with {@code ADAPTIVE}, the default of servers and connectors, only for flows instrumented
- * strict whose runs are short. A connector's I/O threads resume the flows of every scheduler, each on its
+ * refused), and with {@code ADAPTIVE}, the default of servers and connectors, only for flows whose runs
+ * are short and that never blocked in a pinned wait (should one block there, the I/O thread hands its
+ * other sessions to another thread meanwhile). A connector's I/O threads resume the flows of every scheduler, each on its
  * own scheduler's behalf.
  */
 package dev.flow.mina;

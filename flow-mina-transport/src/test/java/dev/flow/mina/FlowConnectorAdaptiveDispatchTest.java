@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -22,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link Dispatch#ADAPTIVE}, a connector's default: the I/O threads of one connector resume the strict
- * client flows of every scheduler whose runs are short, each on its own scheduler's behalf; lenient flows
- * resume on workers; a flow may close its own connector there.
+ * {@link Dispatch#ADAPTIVE}, a connector's default: the I/O threads of one connector resume the client
+ * flows of every scheduler whose runs are short, each on its own scheduler's behalf; a pinned wait there
+ * hands the I/O thread's other connections to another thread; a flow may close its own connector there.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class FlowConnectorAdaptiveDispatchTest {
@@ -106,13 +107,45 @@ class FlowConnectorAdaptiveDispatchTest {
     }
 
     @Test
-    void aLenientClientFlowAlwaysResumesOnWorkers() throws Exception {
+    void aLenientClientFlowWhoseRunsAreShortResumesOnItsConnectorsIoThreadByDefault() throws Exception {
         FlowScheduler s = scheduler("adaptive-client");
-        List<String> threads = threads(client(LENIENT, s, connector(FlowConnector.builder()), 50, false, List.of()));
-        assertEquals(50, threads.size());
-        for (String t : threads) {
-            assertTrue(t.startsWith("adaptive-client-worker"), "an echo read on " + t + ": " + threads);
+        List<String> threads = threads(client(LENIENT, s, connector(FlowConnector.builder()), MAX_LINES, true, List.of()));
+        assertTrue(isIoThread(last(threads)), MAX_LINES + " echoes, none read on the I/O thread: " + threads);
+    }
+
+    /**
+     * A lenient client flow that blocks in a pinned wait on its connector's I/O thread hands the thread's
+     * loop to another: another client flow of that connector is still served meanwhile, and the pinned
+     * flow resumes on workers afterwards.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aLenientClientFlowsPinnedWaitOnTheIoThreadHandsTheConnectorsOtherConnectionsToAnotherThread() throws Exception {
+        FlowScheduler s = scheduler("adaptive-client");
+        FlowConnector connector = connector(FlowConnector.builder());
+        CompletableFuture<String> pinnedOn = new CompletableFuture<>();
+        CompletableFuture<String> gate = new CompletableFuture<>();
+        Class<? extends Callable<List<String>>> pinning =
+                (Class<? extends Callable<List<String>>>) LENIENT.loadClass("flowtest.mina.PinningClient");
+        FlowHandle<List<String>> pinned = connector.submit(s, pinning, echo.localAddress(), MAX_LINES, pinnedOn, gate, 20);
+        try {
+            assertTrue(isIoThread(pinnedOn.get(20, TimeUnit.SECONDS)), "the pinned wait is on the I/O thread: " + pinnedOn);
+            List<String> other = threads(client(LENIENT, s, connector, MAX_LINES, true, List.of()));
+            assertTrue(last(other).contains("-standin-"), "the other client's echoes, last on another I/O thread: " + other);
+        } finally {
+            gate.complete("open");
         }
+        List<String> threads = threads(pinned);
+        int at = threads.indexOf(threads.stream().filter(t -> t.startsWith("pinned on ")).findFirst().orElseThrow());
+        String blocked = threads.get(at).substring("pinned on ".length());
+        assertTrue(isIoThread(blocked), "the pinned wait was on the I/O thread: " + threads);
+        // The run goes on on the blocked thread until the flow suspends; every wake-up after is on a worker.
+        for (String t : threads.subList(at + 1, threads.size())) {
+            assertTrue(t.equals(blocked) || t.startsWith("adaptive-client-worker"),
+                    "an echo after the pinned wait read on " + t + ": " + threads);
+        }
+        assertTrue(last(threads).startsWith("adaptive-client-worker"), "the last echo read on a worker: " + threads);
+        assertEquals(20, threads.size() - at - 1);
     }
 
     @Test

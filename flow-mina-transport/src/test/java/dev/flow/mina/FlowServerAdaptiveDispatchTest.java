@@ -25,10 +25,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link Dispatch#ADAPTIVE}, a server's default: a strict session flow whose runs are short resumes on the
- * I/O thread that read its input; a lenient one, and one whose last run was long, resumes on workers.
+ * {@link Dispatch#ADAPTIVE}, a server's default: a session flow whose runs are short resumes on the I/O
+ * thread that read its input; one whose last runs were long, and a lenient one that blocked in a pinned
+ * wait, resume on workers. A pinned wait on the I/O thread hands the thread's loop to another thread.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class FlowServerAdaptiveDispatchTest {
@@ -103,9 +106,11 @@ class FlowServerAdaptiveDispatchTest {
         return name.startsWith("adaptive-test-worker");
     }
 
-    @Test
-    void aStrictSessionWhoseRunsAreShortIsServedOnItsIoThreadByDefault() throws Exception {
-        LineSocketClient c = client(server(STRICT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()));
+    /** Strict or lenient: a lenient handler's pinned wait there would hand the I/O thread's loop off (below). */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aSessionWhoseRunsAreShortIsServedOnItsIoThreadByDefault(boolean strict) throws Exception {
+        LineSocketClient c = client(server(strict ? STRICT : LENIENT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()));
         String first = threadAnswering(c, "first");
         assertTrue(isWorker(first), "a session's first runs are on workers: " + first);
         untilAnsweredOnTheIoThread(c);
@@ -131,14 +136,74 @@ class FlowServerAdaptiveDispatchTest {
         assertEquals(List.of(), List.copyOf(failures));
     }
 
+    /**
+     * A lenient flow on its I/O thread that blocks in a pinned wait hands the thread's loop to another
+     * thread: the other sessions of that I/O thread are still served, the pinned wait gets its own input
+     * (read by the other thread), and the blocked thread takes its loop back once the flow suspends.
+     */
     @Test
-    void aLenientSessionIsAlwaysResumedOnWorkers() throws Exception {
-        LineSocketClient c = client(server(LENIENT, "flowtest.mina.ThreadEcho", new CompletableFuture<String>()));
-        for (int i = 0; i < 50; i++) {
-            String thread = threadAnswering(c, "line " + i);
-            assertTrue(isWorker(thread), "line " + i + " answered on " + thread);
+    void aLenientSessionsPinnedWaitOnItsIoThreadHandsTheThreadsOtherSessionsToAnotherThread() throws Exception {
+        FlowServer server = server(LENIENT, "flowtest.mina.PinsOnRequest");
+        LineSocketClient pinned = client(server);
+        LineSocketClient other = client(server);
+        String ioThread = pinOnTheIoThread(pinned, other);
+        for (int i = 0; i < 20; i++) {
+            String thread = threadAnswering(other, "while pinned " + i);
+            assertTrue(!thread.equals(ioThread), "answered on the blocked thread: " + thread);
+        }
+        String standIn = untilAnsweredOnTheIoThread(other).ioThread();
+        assertTrue(standIn.startsWith(ioThread + "-standin-"), "the I/O thread running the loop meanwhile: " + standIn);
+        pinned.send("its own input");
+        assertEquals("pinned its own input on " + ioThread, pinned.in.readLine());
+        assertEquals(List.of(), List.copyOf(failures));
+        for (int i = 1; !threadAnswering(other, "after " + i).equals(ioThread); i++) {
+            assertTrue(i < MAX_LINES, "the blocked thread did not run its loop again");
+        }
+    }
+
+    /**
+     * Brings {@code pinned}'s and {@code other}'s sessions (of a {@code PinsOnRequest} server) to their I/O
+     * thread, then {@code pinned}'s flow into a pinned wait there; returns that thread's name.
+     */
+    private String pinOnTheIoThread(LineSocketClient pinned, LineSocketClient other) throws Exception {
+        String ioThread = untilAnsweredOnTheIoThread(pinned).ioThread();
+        untilAnsweredOnTheIoThread(other);
+        long handOffs = scheduler.stats().pinnedHandOffs();
+        pinned.send("pin");
+        Conditions.await("the flow to block in its pinned wait on the I/O thread",
+                () -> scheduler.stats().pinnedHandOffs() == handOffs + 1, () -> scheduler.stats().toString());
+        return ioThread;
+    }
+
+    @Test
+    void aLenientSessionThatPinnedOnItsIoThreadIsResumedOnWorkersFromThenOn() throws Exception {
+        FlowServer server = server(LENIENT, "flowtest.mina.PinsOnRequest");
+        LineSocketClient c = client(server);
+        pinOnTheIoThread(c, client(server));
+        assertTrue(c.call("x").startsWith("pinned x on "), "the pinned read's answer");
+        // The run goes on on the blocked thread until the flow suspends: only the wake-ups after count.
+        Conditions.await("both sessions' flows to suspend", () -> scheduler.stats().suspended() == 2,
+                () -> scheduler.stats().toString());
+        for (int i = 0; i < MAX_LINES; i++) {
+            String thread = threadAnswering(c, "after " + i);
+            assertTrue(isWorker(thread), "line " + i + " after the pinned wait answered on " + thread);
         }
         assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    @Test
+    void aServerStopsWhileALenientFlowIsBlockedInAPinnedWaitOnItsIoThread() throws Exception {
+        FlowServer server = server(LENIENT, "flowtest.mina.PinsOnRequest");
+        LineSocketClient pinned = client(server);
+        LineSocketClient other = client(server);
+        pinOnTheIoThread(pinned, other);
+        untilAnsweredOnTheIoThread(other);
+        long start = System.nanoTime();
+        server.close();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(millis < 5_000, "stopped in " + millis + " ms");
+        assertNull(pinned.in.readLine(), "the pinned session is closed");
+        assertNull(other.in.readLine(), "the other session is closed");
     }
 
     @Test
