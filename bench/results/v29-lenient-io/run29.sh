@@ -24,3 +24,8 @@ for pass in 1 2; do
     python3 bench/results/v22-connector-adaptive/paired.py $R/libraries/$jar-$pass-jdk25.txt > $R/libraries/$jar-$pass-jdk25-paired.txt 2>&1
   done
 done
+# 3. a second run of the two main loads, before, after and virtual threads (virtual threads' rounds spread widely in 1)
+ROUNDS=3 WARMUP=5 STEADY=8 RAMPDOWN=1 HANDLERS=plain-lenient bench/protocol-rounds.sh $R/confirm \
+  "before=$B:continuation-immediately after=$N:continuation-immediately vt=$N:virtual" \
+  "http:100:1 resp-ping:50:1" > $R/confirm-rounds.out 2>&1
+for b in before vt; do STEADY=8 python3 bench/protocol-medians.py $R/confirm $b > $R/confirm-medians-vs-$b.md 2>&1; done

@@ -27,14 +27,15 @@ public enum Dispatch {
      * #WORKERS} for the others, decided per session. A flow woken by its own input resumes on the I/O
      * thread that read it only if
      * <ul>
-     *   <li>it has never blocked in a pinned wait (a wait that cannot suspend, which only a handler
-     *       instrumented <em>lenient</em> reaches: a strict one's are refused wherever it runs). Should a
-     *       lenient flow's wait pin while it runs on the I/O thread, the thread hands its loop, and so its
+     *   <li>it has never blocked in a pinned wait (a wait that cannot suspend; a handler instrumented
+     *       <em>strict</em> has its known sites refused wherever it runs, a <em>lenient</em> one blocks
+     *       there). Should a flow's wait pin while it runs on the I/O thread, the thread hands its loop, and so its
      *       other sessions, to another thread (an idle one, or a new one named after it with {@code
      *       -standin-N}) while the flow blocks, and takes it back once the flow's run is over, as a
      *       {@code ForkJoinPool} compensates a blocked worker: the other sessions keep being served, and
      *       the awaited input, read by the other thread, reaches the blocked flow. That flow then resumes
-     *       on workers for good; and</li>
+     *       on workers for good (and while 256 threads of one I/O thread are blocked or idle that way,
+     *       every lenient flow does); and</li>
      *   <li>its runs are short: the first two (its start and one wake-up) run on workers, and each must
      *       take at most a millisecond. A second run longer than that within 16 runs (a request that
      *       computes, a blocking call outside the instrumented scope) sends the session back to the
