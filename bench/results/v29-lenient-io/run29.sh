@@ -29,3 +29,13 @@ ROUNDS=3 WARMUP=5 STEADY=8 RAMPDOWN=1 HANDLERS=plain-lenient bench/protocol-roun
   "before=$B:continuation-immediately after=$N:continuation-immediately vt=$N:virtual" \
   "http:100:1 resp-ping:50:1" > $R/confirm-rounds.out 2>&1
 for b in before vt; do STEADY=8 python3 bench/protocol-medians.py $R/confirm $b > $R/confirm-medians-vs-$b.md 2>&1; done
+# 4. the final jar (F: the selected-keys fix the lenient soak called for), the two main loads again, before and virtual threads beside
+F=${F:-/tmp/lead/s38/new2.jar}
+ROUNDS=3 WARMUP=5 STEADY=8 RAMPDOWN=1 HANDLERS=plain-lenient HANDLERS_strict=plain bench/protocol-rounds.sh $R/final \
+  "before=$B:continuation-immediately after=$F:continuation-immediately strict=$F:continuation-immediately vt=$F:virtual" \
+  "http:100:1 resp-ping:50:1" > $R/final-rounds.out 2>&1
+for b in before strict vt; do STEADY=8 python3 bench/protocol-medians.py $R/final $b > $R/final-medians-vs-$b.md 2>&1; done
+# 5. 60 s soaks with --lenient on the final jar (JDK 17, then 25)
+CP=$(cat /tmp/lead/s38/cp.txt)
+java -Xmx512m -cp $F:$CP dev.flow.bench.soak.Soak --seconds 60 --lenient > $R/soak/soak-60s-lenient-jdk17.log 2>&1
+$J25 -Xmx512m -cp $F:$CP dev.flow.bench.soak.Soak --seconds 60 --lenient > $R/soak/soak-60s-lenient-jdk25.log 2>&1

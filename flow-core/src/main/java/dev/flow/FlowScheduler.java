@@ -145,9 +145,10 @@ public final class FlowScheduler implements AutoCloseable {
      * wait, only after its last runs (two at the start) each took at most a millisecond, and, if its class
      * was instrumented lenient (its waits may pin), only while the event loop running on the thread can go
      * on on another thread should the flow block (MINA's I/O loops of {@code FlowServer} and {@code
-     * FlowConnector} can); other flows are handed to the workers. A second run longer than that within 16 runs sends the flow back to the workers until twice
-     * as many short runs in a row (up to 64) have followed; a long run alone is forgiven, and 127 short
-     * runs in a row halve the streak asked for. Threads are named {@code namePrefix-N}, not daemon.
+     * FlowConnector} can); other flows are handed to the workers. A second run longer than that within
+     * 16 runs sends the flow back to the workers until twice as many short runs in a row (up to 64) have
+     * followed; a long run alone is forgiven, and 127 short runs in a row halve the streak asked for.
+     * Threads are named {@code namePrefix-N}, not daemon.
      */
     public ThreadFactory adaptiveCarrierThreadFactory(String namePrefix) {
         return core.carrierThreadFactory(namePrefix, true);

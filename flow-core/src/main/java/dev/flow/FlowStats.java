@@ -18,6 +18,7 @@ public final class FlowStats {
     private final long workerErrors;
     private final long outOfMemoryErrors;
     private final long pinnedHandOffs;
+    private final long ioLoopHandOffs;
 
     FlowStats(long[] c) {
         this.started = c[0];
@@ -32,6 +33,7 @@ public final class FlowStats {
         this.workerErrors = c[9];
         this.outOfMemoryErrors = c[10];
         this.pinnedHandOffs = c[11];
+        this.ioLoopHandOffs = c[12];
     }
 
     /** Flows submitted so far. */
@@ -102,11 +104,18 @@ public final class FlowStats {
     /**
      * Times a worker about to block in a pinned wait (a wait that cannot suspend) handed its place to
      * another thread, so that the other flows kept every worker ({@link
-     * FlowScheduler.Builder#maxPinnedThreads(int)}), and times an I/O thread running one of this
-     * scheduler's flows handed its loop to another thread for the same reason ({@code Dispatch.ADAPTIVE}).
+     * FlowScheduler.Builder#maxPinnedThreads(int)}).
      */
     public long pinnedHandOffs() {
         return pinnedHandOffs;
+    }
+
+    /**
+     * Times an I/O thread running one of this scheduler's flows ({@code Dispatch.ADAPTIVE}), about to
+     * block in that flow's pinned wait, handed its loop, and so its other sessions, to another thread.
+     */
+    public long ioLoopHandOffs() {
+        return ioLoopHandOffs;
     }
 
     /** Whether no flow is active, running, suspended or queued. */
@@ -120,6 +129,6 @@ public final class FlowStats {
                 + ", resumed=" + resumed + ", active=" + active + ", running=" + running
                 + ", suspended=" + suspended + ", queued=" + queued + ", workersAlive=" + workersAlive
                 + ", workerErrors=" + workerErrors + ", outOfMemoryErrors=" + outOfMemoryErrors
-                + ", pinnedHandOffs=" + pinnedHandOffs + "]";
+                + ", pinnedHandOffs=" + pinnedHandOffs + ", ioLoopHandOffs=" + ioLoopHandOffs + "]";
     }
 }

@@ -78,9 +78,9 @@ public final class FlowState extends Ticket implements Runnable, BiConsumer<Obje
     Object blocker;
     /**
      * The suspension mode ({@link #MODE_BITS}) and the bits {@link #TIMED_OUT}, {@link #STALE}, {@link
-     * #BEGUN}, {@link #INTERRUPTED}, {@link #DECORATED_READY} and {@link #MAY_PIN}; owned by whoever owns the flow (its
-     * worker, or whoever claimed its wake-up), and written by no one else, so plain writes of the whole
-     * byte lose nothing.
+     * #BEGUN}, {@link #INTERRUPTED}, {@link #DECORATED_READY} and {@link #MAY_PIN}; owned by whoever owns
+     * the flow (its worker, or whoever claimed its wake-up), and written by no one else, so plain writes of
+     * the whole byte lose nothing.
      */
     private byte flags;
     /**

@@ -327,7 +327,8 @@ public final class Pins {
      * thread it blocks. The flow no longer runs on adaptive carriers.
      *
      * @param what the wait, e.g. {@code "cannot suspend at C.m (line 3): ..."}
-     * @throws UnsuspendableFrameException if the current thread is a carrier running a flow that cannot hand its loop off
+     * @throws UnsuspendableFrameException if the current thread is a carrier running a flow whose loop
+     *     cannot be handed off
      */
     static void refuseOnCarrier(String what) {
         Thread carrier = SchedulerCore.busyCarrier();

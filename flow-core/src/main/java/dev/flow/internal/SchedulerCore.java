@@ -112,6 +112,8 @@ public final class SchedulerCore {
     private final AtomicInteger workerIds = new AtomicInteger();
     private final boolean daemon;
     private final LongAdder handOffs = new LongAdder();
+    /** Hand-offs of a carrier's loop ({@link #handOffCarrierLoop}) by flows of this core. */
+    private final LongAdder loopHandOffs = new LongAdder();
     /** The live carrier threads of this core (see {@link #carrierThreadFactory}). */
     private final Set<Carrier> carriers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger carrierIds = new AtomicInteger();
@@ -860,7 +862,7 @@ public final class SchedulerCore {
             return false;
         }
         c.loopHandedOff = true;
-        c.current.scheduler.handOffs.increment();
+        c.current.scheduler.loopHandOffs.increment();
         return true;
     }
 
@@ -1153,7 +1155,7 @@ public final class SchedulerCore {
         long queued = ready.size();
         return new long[] {startedCount, completed.sum(), failed.sum(), resumed.sum(),
             activeCount, runningCount, suspendedCount, queued, alive, workerErrors.get(),
-            outOfMemoryErrors.get(), handOffs.sum()};
+            outOfMemoryErrors.get(), handOffs.sum(), loopHandOffs.sum()};
     }
 
     /** A readable dump of every flow: running, suspended and queued; see {@code FlowScheduler.dump()}. */

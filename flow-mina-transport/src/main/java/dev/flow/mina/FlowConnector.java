@@ -60,9 +60,10 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  * <p><b>Threads.</b> Thread-safe. One MINA handler is shared by all connections; it attaches a
  * {@link MinaTransport} to each session, buffers data and completes awaitables on MINA threads, and
  * with the default {@link Dispatch#ADAPTIVE} its I/O threads also resume the client flows woken by their
- * input whose runs are short and that never blocked in a pinned wait, of whichever scheduler ({@link Builder#dispatch(Dispatch)}). The MINA
- * connectors (and their I/O threads) are created on first use per address type and released by {@link
- * #close()}, which must not be called on another connector's or a server's MINA I/O processor thread.
+ * input whose runs are short and that never blocked in a pinned wait, of whichever scheduler ({@link
+ * Builder#dispatch(Dispatch)}). The MINA connectors (and their I/O threads) are created on first use per
+ * address type and released by {@link #close()}, which must not be called on another connector's or a
+ * server's MINA I/O processor thread.
  */
 public final class FlowConnector implements AutoCloseable {
 

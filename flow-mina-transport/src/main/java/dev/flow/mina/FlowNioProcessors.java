@@ -1,14 +1,17 @@
 package dev.flow.mina;
 
+import dev.flow.internal.SchedulerCore;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.util.AbstractQueue;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -18,8 +21,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
-import dev.flow.internal.SchedulerCore;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.polling.AbstractPollingIoProcessor;
 import org.apache.mina.core.service.IoProcessor;
@@ -172,14 +175,14 @@ final class FlowNioProcessors {
         /** MINA's accessor of a session's key, or {@code null} if out of reach (see {@link #selectionKeyAccessor()}). */
         private static final MethodHandle SELECTION_KEY = selectionKeyAccessor();
 
-        /** MINA's {@code AbstractPollingIoProcessor.processorRef}, or {@code null} if out of reach (no {@link LoopBaton}). */
+        /** MINA's {@code AbstractPollingIoProcessor.processorRef}, or {@code null} if out of reach (then no baton). */
         private static final Field PROCESSOR_REF;
-        /** MINA's {@code AbstractPollingIoProcessor.Processor(AbstractPollingIoProcessor)}, with {@link #PROCESSOR_REF}. */
-        private static final java.lang.reflect.Constructor<?> PROCESSOR_NEW;
+        /** MINA's {@code AbstractPollingIoProcessor.Processor(AbstractPollingIoProcessor)}, or {@code null}. */
+        private static final Constructor<?> PROCESSOR_NEW;
 
         static {
             Field ref = null;
-            java.lang.reflect.Constructor<?> loop = null;
+            Constructor<?> loop = null;
             try {
                 ref = AbstractPollingIoProcessor.class.getDeclaredField("processorRef");
                 ref.setAccessible(true);
@@ -190,7 +193,8 @@ final class FlowNioProcessors {
                 EventLog.warn(dev.flow.internal.Slf4j.logger(FlowNioProcessors.class),
                         System.getLogger(FlowNioProcessors.class.getName()),
                         "MINA's AbstractPollingIoProcessor.Processor is out of reach (" + e + "): an I/O thread"
-                                + " cannot hand its loop to another thread, so lenient session flows resume on workers");
+                                + " cannot hand its loop to another thread, so lenient session flows resume on"
+                                + " workers");
                 ref = null;
                 loop = null;
             }
@@ -209,6 +213,11 @@ final class FlowNioProcessors {
         private List<Runnable> afterNextRead = new ArrayList<>();
         /** Tasks given in the previous iteration, to run at the next selection; loop thread only. */
         private List<Runnable> dueAtNextSelect = new ArrayList<>();
+
+        /** The iterator of the selected sessions of the turn, while it reads them; loop thread only. */
+        private TurnKeys turnKeys;
+        /** See {@link #readingSelected()}; loop thread only. */
+        private boolean readingSelected;
 
         /** The buffer whose last read was short; loop thread only. */
         private IoBuffer shortRead;
@@ -320,6 +329,8 @@ final class FlowNioProcessors {
                 wakeupCalled.set(true);
                 return false;
             }
+            turnKeys = null;
+            readingSelected = false;
             SchedulerCore.bindCarrierLoop(baton);
             return true;
         }
@@ -363,47 +374,108 @@ final class FlowNioProcessors {
 
         /**
          * The selected sessions, established readable ones first (see the class comment); removing
-         * one removes its key from the selected set, as MINA's iterator does.
+         * one removes its key from the selected set, as MINA's iterator does. With a {@link LoopBaton}, the
+         * turn is reading its selected sessions until this iterator is exhausted: the one phase of a turn in
+         * which a flow run inline may hand the loop off ({@link #readingSelected()}).
          */
         @Override
         protected Iterator<NioSession> selectedSessions() {
             Set<SelectionKey> keys = selector.selectedKeys();
-            if (keys.size() < 2) {
+            List<SelectionKey> order = null;
+            if (keys.size() >= 2) {
+                List<SelectionKey> first = new ArrayList<>(keys.size());
+                List<SelectionKey> rest = new ArrayList<>(keys.size());
+                for (SelectionKey k : keys) {
+                    (isEstablishedAndReadable(k) ? first : rest).add(k);
+                }
+                if (!first.isEmpty() && !rest.isEmpty()) {
+                    first.addAll(rest);
+                    order = first;
+                }
+            }
+            if (baton == null && order == null) {
                 return super.selectedSessions();
             }
-            List<SelectionKey> first = new ArrayList<>(keys.size());
-            List<SelectionKey> rest = new ArrayList<>(keys.size());
-            for (SelectionKey k : keys) {
-                (isEstablishedAndReadable(k) ? first : rest).add(k);
+            TurnKeys turn = new TurnKeys(keys, order);
+            if (baton != null) {
+                turnKeys = turn;
+                readingSelected = true;
             }
-            if (first.isEmpty() || rest.isEmpty()) {
-                return super.selectedSessions();
+            return turn;
+        }
+
+        /**
+         * Whether the turn is reading its selected sessions (see {@link #selectedSessions()}); loop thread
+         * only. Elsewhere in a turn (flushing, removing sessions, idle checks) MINA's loop holds the state of
+         * a session half done in its own frames, and no flow it runs inline may hand the loop off.
+         */
+        boolean readingSelected() {
+            return readingSelected;
+        }
+
+        /**
+         * Ends the turn's reading of its selected sessions before the loop goes to another thread
+         * ({@link LoopBaton#handOff()}): the sessions not read yet leave the selected set, so that the next
+         * selection, on the other thread, reports them again if they still are ready (one left in the set
+         * would not be counted again, and MINA reads the selected set only when a selection counts some).
+         * This thread reads no more of them when it takes the loop back. Loop thread only.
+         */
+        void abandonTurn() {
+            if (turnKeys != null) {
+                turnKeys.abandoned = true;
+                turnKeys = null;
             }
-            first.addAll(rest);
-            return new Iterator<NioSession>() {
-                private int next;
+            readingSelected = false;
+            selector.selectedKeys().clear();
+        }
 
-                @Override
-                public boolean hasNext() {
-                    return next < first.size();
-                }
+        /**
+         * The selected sessions of a turn, in the selected set's order or {@code order}; {@link #abandonTurn()}
+         * ends it. Removing a session removes its key from the selected set.
+         */
+        private final class TurnKeys implements Iterator<NioSession> {
+            private final Set<SelectionKey> keys;
+            private final Iterator<SelectionKey> it;
+            private final boolean live;
+            private SelectionKey last;
+            boolean abandoned;
 
-                @Override
-                public NioSession next() {
-                    if (next >= first.size()) {
-                        throw new NoSuchElementException();
-                    }
-                    return (NioSession) first.get(next++).attachment();
-                }
+            TurnKeys(Set<SelectionKey> keys, List<SelectionKey> order) {
+                this.keys = keys;
+                this.live = order == null;
+                this.it = live ? keys.iterator() : order.iterator();
+            }
 
-                @Override
-                public void remove() {
-                    if (next == 0) {
-                        throw new IllegalStateException("remove before next");
-                    }
-                    keys.remove(first.get(next - 1));
+            @Override
+            public boolean hasNext() {
+                boolean more = !abandoned && it.hasNext();
+                if (!more && turnKeys == this) {
+                    readingSelected = false;
+                    turnKeys = null;
                 }
-            };
+                return more;
+            }
+
+            @Override
+            public NioSession next() {
+                if (abandoned) {
+                    throw new NoSuchElementException();
+                }
+                last = it.next();
+                return (NioSession) last.attachment();
+            }
+
+            @Override
+            public void remove() {
+                if (last == null) {
+                    throw new IllegalStateException("remove before next");
+                }
+                if (live && !abandoned) {
+                    it.remove();
+                } else {
+                    keys.remove(last);
+                }
+            }
         }
 
         /**
@@ -452,7 +524,7 @@ final class FlowNioProcessors {
         /** No session once the loop has ended on another thread (its selector is closed). */
         @Override
         protected Iterator<NioSession> allSessions() {
-            return loopEnded() ? java.util.Collections.emptyIterator() : super.allSessions();
+            return loopEnded() ? Collections.emptyIterator() : super.allSessions();
         }
 
         /** Ends the loop for every thread that waits for it ({@link LoopBaton#end()}), then closes the selector once. */
@@ -490,13 +562,19 @@ final class FlowNioProcessors {
         @SuppressWarnings("unchecked")
         void startLoopElsewhere(String threadName) {
             Runnable loop;
+            AtomicReference<Object> current;
             try {
                 loop = (Runnable) PROCESSOR_NEW.newInstance(this);
-                ((java.util.concurrent.atomic.AtomicReference<Object>) PROCESSOR_REF.get(this)).set(loop);
+                current = (AtomicReference<Object>) PROCESSOR_REF.get(this);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("MINA's AbstractPollingIoProcessor.Processor of " + this + ": " + e, e);
             }
-            executor.execute(new NamePreservingRunnable(loop, threadName));
+            // MINA's loop starts by asserting that it is the processor's current one: made so on its own
+            // thread, right before (a holder meanwhile may have let go of it, the last session gone).
+            executor.execute(new NamePreservingRunnable(() -> {
+                current.set(loop);
+                loop.run();
+            }, threadName));
         }
 
         /**

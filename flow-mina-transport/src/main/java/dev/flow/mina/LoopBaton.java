@@ -15,8 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * baton runs it, and it is passed at the start of a turn (before the selection), or by a thread whose
  * flow is about to block.
  *
- * <p>A thread that handed the loop off is in the middle of a turn: when its run is over it asks for the
- * loop back ({@link #reclaim()}), wakes the selector, and waits until the holder reaches the start of its
+ * <p>A hand-off happens only while the turn reads its selected sessions ({@code
+ * FlowNioProcessor.readingSelected()}: elsewhere MINA's loop keeps a session's state half done in its own
+ * frames); the sessions the turn has not read yet are left to the next selection, on the other thread
+ * ({@code abandonTurn()}). A thread that handed the loop off is in the middle of a turn: when its run is
+ * over it asks for the loop back ({@link #reclaim()}), wakes the selector, and waits until the holder reaches the start of its
  * next turn; it then finishes its own turn. The holder that passes the loop waits, idle, at the start of
  * its turn until the loop is handed to it again or ends. So a thread whose flow blocked costs one thread
  * while it blocks, as a pinned worker does; at most {@link #MAX_THREADS} threads beyond the running one
@@ -91,18 +94,20 @@ final class LoopBaton implements CarrierLoop {
         }
     }
 
+    /** True only on the thread holding the loop, while its turn reads its selected sessions, and with room. */
     @Override
     public boolean mayHandOff() {
-        return roomToHandOff;
+        return holder == Thread.currentThread() && roomToHandOff && processor.readingSelected();
     }
 
     @Override
     public boolean handOff() {
         Thread me = Thread.currentThread();
         synchronized (this) {
-            if (holder != me || ended) {
+            if (holder != me || ended || !processor.readingSelected()) {
                 return false;
             }
+            processor.abandonTurn();
             processor.loopThread(null);
             Thread standIn = idle.poll();
             if (standIn != null) {

@@ -22,7 +22,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.mina.util.ExceptionMonitor;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,15 +51,34 @@ class FlowServerAdaptiveDispatchTest {
     private final List<FlowServer> servers = new ArrayList<>();
     private final List<Socket> sockets = new ArrayList<>();
     private final Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    /** What MINA's I/O loops caught (each costs the loop a second's sleep); none is expected. */
+    private final Queue<Throwable> loopExceptions = new ConcurrentLinkedQueue<>();
+    private ExceptionMonitor minaMonitor;
+
+    @BeforeEach
+    void recordMinaLoopExceptions() {
+        minaMonitor = ExceptionMonitor.getInstance();
+        ExceptionMonitor.setInstance(new ExceptionMonitor() {
+            @Override
+            public void exceptionCaught(Throwable cause) {
+                loopExceptions.add(cause);
+            }
+        });
+    }
 
     @AfterEach
     void checkNothingLeaked() throws Exception {
-        for (Socket s : sockets) {
-            s.close();
+        try {
+            for (Socket s : sockets) {
+                s.close();
+            }
+            Teardown.closeAll(servers, scheduler);
+        } finally {
+            ExceptionMonitor.setInstance(minaMonitor);
         }
-        Teardown.closeAll(servers, scheduler);
         FlowStats st = scheduler.stats();
         assertEquals(0, st.active() + st.running() + st.suspended() + st.queued(), st.toString());
+        assertEquals(List.of(), List.copyOf(loopExceptions), "exceptions MINA's I/O loops caught");
     }
 
     /** A server with the default dispatch, one I/O thread, running {@code handler} loaded by {@code loader}. */
@@ -168,10 +189,10 @@ class FlowServerAdaptiveDispatchTest {
     private String pinOnTheIoThread(LineSocketClient pinned, LineSocketClient other) throws Exception {
         String ioThread = untilAnsweredOnTheIoThread(pinned).ioThread();
         untilAnsweredOnTheIoThread(other);
-        long handOffs = scheduler.stats().pinnedHandOffs();
+        long handOffs = scheduler.stats().ioLoopHandOffs();
         pinned.send("pin");
         Conditions.await("the flow to block in its pinned wait on the I/O thread",
-                () -> scheduler.stats().pinnedHandOffs() == handOffs + 1, () -> scheduler.stats().toString());
+                () -> scheduler.stats().ioLoopHandOffs() == handOffs + 1, () -> scheduler.stats().toString());
         return ioThread;
     }
 

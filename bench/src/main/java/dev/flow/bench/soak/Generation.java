@@ -31,12 +31,18 @@ final class Generation {
     final FlowScheduler scheduler;
     final FlowServer server;
     final InetSocketAddress address;
+    /**
+     * Whether the handlers may pin (loaded lenient): a worker about to block in a pinned wait hands its
+     * place to a spare, so more worker threads than workers may be alive.
+     */
+    private final boolean mayPin;
 
-    private Generation(int number, FlowScheduler scheduler, FlowServer server) {
+    private Generation(int number, FlowScheduler scheduler, FlowServer server, boolean mayPin) {
         this.number = number;
         this.scheduler = scheduler;
         this.server = server;
         this.address = (InetSocketAddress) server.localAddress();
+        this.mayPin = mayPin;
     }
 
     /** Starts generation {@code number} on a free port of 127.0.0.1. */
@@ -52,7 +58,7 @@ final class Generation {
         if (o.sync) {
             b.threadPerSession().handler(SoakHandler.class);
         } else {
-            ContinuationClassLoader loader = ContinuationClassLoader.builder().include(HANDLERS).strict(true).build();
+            ContinuationClassLoader loader = ContinuationClassLoader.builder().include(HANDLERS).strict(!o.lenient).build();
             scheduler = FlowScheduler.builder()
                     .workers(o.workers)
                     .policy(SuspendPolicy.immediately())
@@ -62,7 +68,8 @@ final class Generation {
                     .dispatch(o.dispatch);
         }
         try {
-            return new Generation(number, scheduler, b.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
+            return new Generation(number, scheduler, b.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
+                    o.lenient);
         } catch (IOException | RuntimeException e) {
             if (scheduler != null) {
                 scheduler.close();
@@ -85,6 +92,14 @@ final class Generation {
         return alive;
     }
 
+    /**
+     * Whether {@code alive} worker threads are right for a running generation: as many as its workers, or,
+     * if its handlers may pin, at least as many (spares standing in for workers blocked in pinned waits).
+     */
+    boolean workersRight(int alive) {
+        return alive == workers() || mayPin && alive > workers();
+    }
+
     /** Workers the scheduler says it has; 0 in sync mode. */
     int workers() {
         return scheduler == null ? 0 : scheduler.workers();
@@ -98,7 +113,7 @@ final class Generation {
     List<String> closeAndCheck(Duration grace, Duration wait) throws InterruptedException {
         List<String> lost = new ArrayList<>();
         int alive = workersAlive();
-        if (alive != workers()) {
+        if (!workersRight(alive)) {
             lost.add("generation " + number + ": " + alive + " of " + workers() + " workers alive before close");
         }
         server.close(grace);

@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.LongAccumulator;
  * outcome in a {@link Tally}.
  */
 enum Peer {
-    /** Echoes 50 lines, reads a 64 KiB blob, sends QUIT and expects the server to close. */
+    /**
+     * Echoes 50 lines (with {@code --lenient}, a {@code PAUSE} halfway), reads a 64 KiB blob, sends QUIT and
+     * expects the server to close.
+     */
     ECHO(8, 0),
     /** Sends one byte per 100 ms without a newline: the line timeout must close the session. */
     SLOW(3, 0),
@@ -106,7 +109,7 @@ enum Peer {
             InterruptedException {
         switch (this) {
             case ECHO:
-                echo(address, id);
+                echo(address, id, o.lenient);
                 return -1;
             case SLOW:
                 return slow(address, o);
@@ -154,11 +157,19 @@ enum Peer {
         }
     }
 
-    private static void echo(InetSocketAddress address, String id) throws IOException, Unexpected, InterruptedException {
+    private static void echo(InetSocketAddress address, String id, boolean pause)
+            throws IOException, Unexpected, InterruptedException {
         try (Socket s = connect(address, 0)) {
             InputStream in = new BufferedInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
             for (int i = 0; i < 50; i++) {
+                if (pause && i == 25) {
+                    out.write("PAUSE\n".getBytes(StandardCharsets.US_ASCII));
+                    String back = readLine(in);
+                    if (!"PAUSED".equals(back)) {
+                        throw new Unexpected("echo: sent PAUSE, got \"" + back + "\"");
+                    }
+                }
                 String line = "echo " + id + " " + i + " \u00e9\u20ac";
                 out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
                 String back = readLine(in);

@@ -79,7 +79,8 @@ public final class Soak {
     private final AtomicLong lineTooLong = new AtomicLong();
     private final AtomicLong otherFailures = new AtomicLong();
     private final AtomicLong budgetRefusals = new AtomicLong();
-    private final long[] closedFlows = new long[4];
+    /** Of the closed generations' schedulers: flows started, completed, failed, resumed; I/O loop hand-offs. */
+    private final long[] closedFlows = new long[5];
     private final long[] closedSessions = new long[9];
     private long flowsLost;
     private long startNanos;
@@ -303,6 +304,7 @@ public final class Soak {
             closedFlows[1] += f.completed();
             closedFlows[2] += f.failed();
             closedFlows[3] += f.resumed();
+            closedFlows[4] += f.ioLoopHandOffs();
             flowsLost += f.started() - f.completed() - f.failed();
         }
         SessionStats s = g.server.stats();
@@ -316,7 +318,7 @@ public final class Soak {
 
     private void checkWorkers(Generation g) {
         int alive = g.workersAlive();
-        if (alive != g.workers()) {
+        if (!g.workersRight(alive)) {
             problems.add("generation " + g.number + ": " + alive + " of " + g.workers() + " workers alive");
         }
     }
@@ -420,8 +422,8 @@ public final class Soak {
         out.printf(Locale.ROOT, "soak: %d generations, %d s of load%n", current.number,
                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos));
         if (!options.sync) {
-            out.printf(Locale.ROOT, "soak: flows started=%d completed=%d failed=%d resumed=%d lost=%d%n", closedFlows[0],
-                    closedFlows[1], closedFlows[2], closedFlows[3], flowsLost);
+            out.printf(Locale.ROOT, "soak: flows started=%d completed=%d failed=%d resumed=%d lost=%d I/O loop hand-offs=%d%n",
+                    closedFlows[0], closedFlows[1], closedFlows[2], closedFlows[3], flowsLost, closedFlows[4]);
         }
         out.printf(Locale.ROOT, "soak: sessions accepted=%d completed=%d closedByPeer=%d timedOut=%d failed=%d "
                 + "(line too long %d, input budget %d, other %d) stopped=%d rejected=%d; resets by peers=%d "

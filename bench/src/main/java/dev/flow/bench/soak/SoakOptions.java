@@ -29,6 +29,13 @@ public final class SoakOptions {
      * FlowServer.Builder.clientSpeaksFirst}), {@code --client-speaks-first}; default off.
      */
     final boolean clientSpeaksFirst;
+    /**
+     * The handlers are loaded lenient, {@code --lenient} (continuation mode with {@code ADAPTIVE} or {@code
+     * --dispatch-workers}): each {@code ECHO} peer then also sends {@code PAUSE} halfway, which the handler
+     * answers after a 1 ms sleep inside {@code synchronized}, a pinned wait; with {@code ADAPTIVE} its
+     * session is usually on its I/O thread by then, which hands its loop to another thread meanwhile.
+     */
+    final boolean lenient;
     /** Scheduler workers, {@code --workers}; default 2. */
     final int workers;
     /** Multiplies the number of client threads of every kind, {@code --scale}; default 1. */
@@ -68,9 +75,16 @@ public final class SoakOptions {
         boolean ioThreads = v.remove("io-threads") != null;
         boolean onWorkers = v.remove("dispatch-workers") != null;
         this.clientSpeaksFirst = v.remove("client-speaks-first") != null;
+        this.lenient = v.remove("lenient") != null;
         if (!v.isEmpty()) {
             throw new IllegalArgumentException("options: " + v.keySet() + " (expected: seconds, restart-every, "
-                    + "report-every, sync, io-threads, dispatch-workers, client-speaks-first, workers, scale, idle-batch)");
+                    + "report-every, sync, io-threads, dispatch-workers, client-speaks-first, lenient, workers, scale,"
+                    + " idle-batch)");
+        }
+        if (lenient && (sync || ioThreads)) {
+            throw new IllegalArgumentException("--lenient with " + (sync ? "--sync" : "--io-threads")
+                    + " (expected: continuation mode with the default dispatch or --dispatch-workers; --io-threads"
+                    + " refuses the pinned waits it adds)");
         }
         if ((sync ? 1 : 0) + (ioThreads ? 1 : 0) + (onWorkers ? 1 : 0) > 1) {
             throw new IllegalArgumentException("--sync, --io-threads and --dispatch-workers (expected: at most one; sync"
@@ -80,8 +94,8 @@ public final class SoakOptions {
     }
 
     /**
-     * Parses {@code args}; {@code --sync}, {@code --io-threads}, {@code --dispatch-workers} and {@code
-     * --client-speaks-first} take no value.
+     * Parses {@code args}; {@code --sync}, {@code --io-threads}, {@code --dispatch-workers}, {@code
+     * --client-speaks-first} and {@code --lenient} take no value.
      */
     public static SoakOptions parse(String... args) {
         Map<String, String> v = new HashMap<>();
@@ -94,7 +108,7 @@ public final class SoakOptions {
             if (eq > 0) {
                 v.put(a.substring(2, eq), a.substring(eq + 1));
             } else if (a.equals("--sync") || a.equals("--io-threads") || a.equals("--dispatch-workers")
-                    || a.equals("--client-speaks-first")) {
+                    || a.equals("--client-speaks-first") || a.equals("--lenient")) {
                 v.put(a.substring(2), "true");
             } else if (i + 1 < args.length) {
                 v.put(a.substring(2), args[++i]);
@@ -127,6 +141,6 @@ public final class SoakOptions {
         return "--seconds " + seconds + " --restart-every " + restartEvery + " --report-every " + reportEvery
                 + (sync ? " --sync" : " --workers " + workers + (dispatch == Dispatch.IO_THREADS ? " --io-threads"
                         : dispatch == Dispatch.WORKERS ? " --dispatch-workers" : ""))
-                + (clientSpeaksFirst ? " --client-speaks-first" : "") + " --scale " + scale + " --idle-batch " + idleBatch;
+                + (clientSpeaksFirst ? " --client-speaks-first" : "") + (lenient ? " --lenient" : "") + " --scale " + scale + " --idle-batch " + idleBatch;
     }
 }

@@ -8,6 +8,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,12 +31,22 @@ class SoakSmokeTest {
         soakFiveSeconds("--io-threads");
     }
 
+    /** Lenient, with a pinned wait per echo session: on its I/O thread it hands the thread's loop off. */
+    @Test
+    void soakOfFiveSecondsWithLenientFlowsThatPinOnTheIoThreadsLosesNothing() throws Exception {
+        String report = soakFiveSeconds("--lenient");
+        Matcher m = Pattern.compile("I/O loop hand-offs=(\\d+)").matcher(report);
+        assertTrue(m.find(), report);
+        assertTrue(Long.parseLong(m.group(1)) > 0, "no I/O thread handed its loop off: " + report);
+    }
+
     @Test
     void soakOfFiveSecondsWithEveryFlowOnTheWorkersLosesNothing() throws Exception {
         soakFiveSeconds("--dispatch-workers");
     }
 
-    private static void soakFiveSeconds(String... extra) throws Exception {
+    /** Runs a soak of 5 s with {@code extra} options, checks it passed; returns its report. */
+    private static String soakFiveSeconds(String... extra) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
         List<String> args = new java.util.ArrayList<>(List.of("--seconds", "5", "--restart-every", "2",
@@ -46,13 +58,17 @@ class SoakSmokeTest {
         assertTrue(report.contains("soak: PASSED"), report);
         assertTrue(report.contains("closing generation 1 under load"), report);
         assertTrue(report.contains("closing generation 2 under load"), report);
+        return report;
     }
 
     @Test
     void soakOptionsRejectUnknownAndOutOfRangeValues() {
         assertEquals("options: [colour] (expected: seconds, restart-every, report-every, sync, io-threads, "
-                + "dispatch-workers, client-speaks-first, workers, scale, idle-batch)", assertThrows(IllegalArgumentException.class,
-                        () -> SoakOptions.parse("--colour", "red")).getMessage());
+                + "dispatch-workers, client-speaks-first, lenient, workers, scale, idle-batch)",
+                assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--colour", "red")).getMessage());
+        assertEquals("--lenient with --io-threads (expected: continuation mode with the default dispatch or"
+                + " --dispatch-workers; --io-threads refuses the pinned waits it adds)",
+                assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--lenient", "--io-threads")).getMessage());
         assertEquals("--seconds: 0 (expected: 1..86400)",
                 assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse("--seconds=0")).getMessage());
         assertEquals("--sync, --io-threads and --dispatch-workers (expected: at most one; sync mode has no flows)",

@@ -14,8 +14,10 @@ import java.util.concurrent.Callable;
  * n} bytes under a {@link Transport#holdReads() hold} and keeps them until the peer ends the command
  * with a line, then answers {@code HELD n b} ({@code b}: the bytes the hold counted), or, when the
  * server's input budget refuses the read, answers {@code REFUSED} and the reason and fails the session
- * with the {@link MemoryBudgetExceededException}; {@code QUIT} ends the session; anything else is echoed. Loaded through the {@code ContinuationClassLoader} in continuation mode, normally in sync
- * mode. One instance per session, called on one thread at a time.
+ * with the {@link MemoryBudgetExceededException}; {@code PAUSE} answers {@code PAUSED} after sleeping 1 ms
+ * inside {@code synchronized} (a pinned wait, for the soak's {@code --lenient}: a strict loader refuses it);
+ * {@code QUIT} ends the session; anything else is echoed. Loaded through the {@code ContinuationClassLoader}
+ * in continuation mode, normally in sync mode. One instance per session, called on one thread at a time.
  */
 public final class SoakHandler implements Callable<Long> {
     private static final int CHUNK = 16 * 1024;
@@ -31,7 +33,7 @@ public final class SoakHandler implements Callable<Long> {
 
     /** Serves the session until {@code QUIT} or end of stream; returns the number of requests. */
     @Override
-    public Long call() throws IOException {
+    public Long call() throws IOException, InterruptedException {
         long requests = 0;
         String line;
         while ((line = transport.readLine()) != null) {
@@ -52,6 +54,11 @@ public final class SoakHandler implements Callable<Long> {
                 transport.writeLine("READ " + body.length);
             } else if (line.startsWith("HOLD ")) {
                 hold(Integer.parseInt(line.substring(5)));
+            } else if (line.equals("PAUSE")) {
+                synchronized (this) {
+                    Thread.sleep(1);
+                }
+                transport.writeLine("PAUSED");
             } else {
                 transport.writeLine(line);
             }
