@@ -104,7 +104,7 @@ final class LoopBaton implements CarrierLoop {
     public boolean handOff() {
         Thread me = Thread.currentThread();
         synchronized (this) {
-            if (holder != me || ended || !processor.readingSelected()) {
+            if (holder != me || ended || !processor.readingSelected() || idle.isEmpty() && started >= MAX_THREADS) {
                 return false;
             }
             processor.abandonTurn();
@@ -115,10 +115,6 @@ final class LoopBaton implements CarrierLoop {
                 update();
                 handOffs.incrementAndGet();
                 return true;
-            }
-            if (started >= MAX_THREADS) {
-                processor.loopThread(me);
-                return false;
             }
             started++;
             holder = null;
