@@ -12,8 +12,10 @@ package dev.flow.internal;
 public interface CarrierLoop {
 
     /**
-     * Whether {@link #handOff()} would succeed now. Until the calling thread hands the loop off, it
-     * stays true; an adaptive carrier runs a flow whose waits may pin only while it holds.
+     * Whether {@link #handOff()} would succeed now: the calling thread runs the loop, the loop is where
+     * it may go on elsewhere, and a thread can take it. An adaptive carrier runs a flow whose waits may
+     * pin only while it holds; during that run only the thread's own hand-off, or the loop's end (a
+     * dispose), turns it false.
      */
     boolean mayHandOff();
 

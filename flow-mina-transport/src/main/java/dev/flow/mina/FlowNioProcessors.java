@@ -548,7 +548,7 @@ final class FlowNioProcessors {
             loopThread = t;
         }
 
-        /** Wakes the selector, whatever thread calls it. By {@link LoopBaton}. */
+        /** Wakes the selector, whatever thread calls it, and counts it. By {@link #wakeup()} and {@link LoopBaton}. */
         void wakeSelector() {
             selectorWakeups.incrementAndGet();
             super.wakeup();
@@ -696,8 +696,7 @@ final class FlowNioProcessors {
                     return;
                 }
             }
-            selectorWakeups.incrementAndGet();
-            super.wakeup();
+            wakeSelector();
         }
 
         /**
