@@ -151,8 +151,11 @@ class FlowServerIoDispatchTest {
         awaitSuspended(1);
         long resumed = scheduler.stats().resumed();
         c.send("future");
+        // Counted suspended before its wake-up is registered on the future: completed in between, the
+        // I/O thread registering it would run it; so also wait for the registration.
         Conditions.await("the flow to suspend on the future", () -> scheduler.stats().resumed() > resumed
-                && scheduler.stats().suspended() == 1, () -> scheduler.stats().toString());
+                && scheduler.stats().suspended() == 1 && later.getNumberOfDependents() > 0,
+                () -> scheduler.stats().toString());
         later.complete("completed elsewhere");
         String joined = c.in.readLine();
         assertTrue(joined.startsWith("completed elsewhere on io-dispatch-test-worker"), joined);
