@@ -160,6 +160,12 @@ public class AwaitResumeBenchmark {
 
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
+            // The last round's flow may still be on its way to the await: wait until it has
+            // suspended, or it would find the stop ping already done and count a round that was
+            // never resumed.
+            if (!ping.awaitWaiter(10_000)) {
+                throw new IllegalStateException("flowPingPong: the flow did not suspend in 10 s: " + scheduler.stats());
+            }
             reply.requestStop();
             ping.complete();
             long rounds = ((Number) handle.get(Duration.ofSeconds(10))).longValue();
