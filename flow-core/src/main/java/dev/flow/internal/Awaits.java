@@ -1063,18 +1063,19 @@ public final class Awaits {
         long deadline = 0;
         boolean started = false;
         for (;;) {
-            // Read the end of input before polling: if it ends after the poll looked, the next
-            // poll (not this one) must be the last, so that it returns the unterminated rest.
-            boolean ended = a.isInputClosed();
-            Object line;
-            if (scanner == null) {
-                line = a.pollLine(terminator, maxLength);
-            } else {
-                ended |= a.pollScan(scanner) < 0;
-                line = scanner.line();
+            Object line = pollLine(a, terminator, maxLength, scanner);
+            if (line == END) {
+                return null;
             }
-            if (line != null || ended) {
+            if (line != null) {
                 return line;
+            }
+            // Nothing to take. The end of input is read only now, so a line already buffered costs one
+            // poll; if the input ended after the poll looked, one more poll (the last) returns the
+            // unterminated rest.
+            if (a.isInputClosed()) {
+                line = pollLine(a, terminator, maxLength, scanner);
+                return line == END ? null : line;
             }
             if (lineTimeout > 0 && !started && a.available() > 0) {
                 started = true;
@@ -1082,6 +1083,23 @@ public final class Awaits {
             }
             awaitInput(a, suspend, started, deadline);
         }
+    }
+
+    /** What {@link #pollLine} returns when a byte line's scan saw the end of input with nothing buffered. */
+    private static final Object END = new Object();
+
+    /**
+     * One poll of a text line ({@code scanner == null}) or a byte line: the line, {@code null} if none is
+     * complete, or {@link #END} if a byte line's scan found the input ended with nothing buffered.
+     */
+    private static Object pollLine(AsyncTransport a, LineTerminator terminator, int maxLength, LineScanner scanner)
+            throws IOException {
+        if (scanner == null) {
+            return a.pollLine(terminator, maxLength);
+        }
+        int n = a.pollScan(scanner);
+        Object line = scanner.line();
+        return line == null && n < 0 ? END : line;
     }
 
     /**

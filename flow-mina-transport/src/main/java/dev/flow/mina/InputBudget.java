@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * declared-length reads ({@code readFully(n)} with a length the peer announced) they are filling.
  *
  * <p><b>Buffered input.</b> Each {@link MinaTransport} created with the budget charges the bytes it
- * buffers and releases them as they are read (or discarded on close). While the total is at or above
+ * buffers and releases them as they are read (or discarded on close). A release of less than 1 KiB
+ * may wait while the session's buffer still holds input: it is made when the buffer empties, a read
+ * finds nothing to take, more input arrives or the transport closes. While the total is at or above
  * {@link #maxBytes()}, reading is suspended on every session that shares the budget (TCP and in-VM
  * pipes; the peers then feel back-pressure); it resumes once the total drops below three quarters of
  * the cap. The cap can be overshot by what MINA has already read when the limit is reached: at most one
@@ -110,10 +112,14 @@ public final class InputBudget {
         return used.get() >= resumeBelow;
     }
 
-    /** Adds {@code delta} bytes (negative: released); a release below the resume level wakes the suspended. */
+    /**
+     * Adds {@code delta} bytes (negative: released); a release below the resume level wakes the suspended.
+     * A transport registering meanwhile reads the total after it registered ({@link #suspendedFor}), so
+     * one of the two wakes it.
+     */
     void add(long delta) {
         long now = used.addAndGet(delta);
-        if (delta < 0 && now < resumeBelow) {
+        if (delta < 0 && now < resumeBelow && !suspended.isEmpty()) {
             wakeAll();
         }
     }

@@ -129,6 +129,8 @@ public final class MinaTransport implements AsyncTransport {
     static final int WRITE_HIGH_WATER = 64 * 1024;
     /** Bytes of a flow's writes held back (see the class comment), past which they are sent at once. */
     static final int DEFERRED_BYTES_LIMIT = 8 * 1024;
+    /** Releases of the input budget smaller than this may wait while input stays buffered; see {@link #account(boolean)}. */
+    static final int RELEASE_BATCH_BYTES = 1024;
     /** The system property that turns write coalescing and flush consolidation off: {@code false}; default {@code true}. */
     static final String CONSOLIDATE_PROPERTY = "flow.mina.consolidateFlushes";
 
@@ -894,7 +896,7 @@ public final class MinaTransport implements AsyncTransport {
      */
     @Override
     public String pollLine(LineTerminator terminator, int maxLength) throws IOException {
-        String line;
+        String line = null;
         boolean adjust = false;
         long delta = 0;
         try {
@@ -903,7 +905,7 @@ public final class MinaTransport implements AsyncTransport {
                 try {
                     line = in.pollLine(terminator, maxLength, eof && failure == null);
                 } finally {
-                    delta = account();
+                    delta = account(line != null);
                 }
                 if (line == null && failure != null) {
                     throw failed();
@@ -923,7 +925,7 @@ public final class MinaTransport implements AsyncTransport {
     @Override
     public int pollScan(ByteScanner scanner) throws IOException {
         Objects.requireNonNull(scanner, "scanner");
-        int n;
+        int n = 0;
         boolean adjust = false;
         long delta = 0;
         try {
@@ -932,7 +934,7 @@ public final class MinaTransport implements AsyncTransport {
                 try {
                     n = in.scan(scanner, eof && failure == null);
                 } finally {
-                    delta = account();
+                    delta = account(n > 0);
                 }
                 if (n == 0) {
                     if (failure != null) {
@@ -985,7 +987,7 @@ public final class MinaTransport implements AsyncTransport {
                 return (eof || drained()) && len > 0 ? -1 : 0;
             }
             adjust = needsResume();
-            delta = account();
+            delta = account(true);
         }
         endPoll(delta, adjust);
         return n;
@@ -1007,7 +1009,7 @@ public final class MinaTransport implements AsyncTransport {
                 return (eof || drained()) && n > 0 ? -1 : 0;
             }
             adjust = needsResume();
-            delta = account();
+            delta = account(true);
         }
         endPoll(delta, adjust);
         return k;
@@ -1657,10 +1659,26 @@ public final class MinaTransport implements AsyncTransport {
         return new IOException("connection to " + remoteAddress() + " failed: " + failure.getMessage(), failure);
     }
 
-    /** The change of the buffer's size since the last accounting; under lock. */
+    /** The change of the buffer's size since the last accounting, all of it; under lock. */
     private long account() {
+        return account(false);
+    }
+
+    /**
+     * The change of the buffer's size since the last accounting; under lock. A poll that took input
+     * ({@code consuming}) may leave a release of less than {@link #RELEASE_BATCH_BYTES} to a later
+     * accounting while bytes stay buffered: the budget is one counter shared by all sessions and their
+     * I/O threads, and updating it for every line read was the largest item of Flow's own code on a
+     * pipelined load (bench/RESULTS.md, v30). The release comes with the poll that empties the buffer or finds nothing to take (before the flow
+     * waits), the next arrival, or a close; until then the budget counts at most that many bytes too
+     * many for this session, never too few.
+     */
+    private long account(boolean consuming) {
         long size = in.size();
         long delta = size - charged;
+        if (consuming && delta < 0 && size > 0 && delta > -RELEASE_BATCH_BYTES) {
+            return 0;
+        }
         charged = size;
         return delta;
     }

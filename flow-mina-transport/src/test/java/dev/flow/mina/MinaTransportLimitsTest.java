@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.LineTerminator;
 import dev.flow.TransportConfig;
 import dev.flow.spi.Awaitable;
 import java.io.IOException;
@@ -172,6 +173,26 @@ class MinaTransportLimitsTest {
         byte[] got = new byte[sent];
         t.readFully(got, 0, sent);
         assertFalse(t.session().isReadSuspended());
+    }
+
+    @Test
+    void linesReadFromABufferStillHoldingInputReleaseTheBudgetByTheTimeTheReaderWouldWait() throws Exception {
+        InputBudget budget = new InputBudget(1 << 20);
+        Pairs.Pipe a = pairs.pipe(TransportConfig.DEFAULT, budget);
+        byte[] input = "one\r\ntwo\r\nthr".getBytes(StandardCharsets.US_ASCII);
+        a.peer.write(input);
+        Conditions.await("the input to arrive", () -> a.transport.bufferedBytes() == input.length, budget::toString);
+        assertEquals(input.length, budget.usedBytes(), budget.toString());
+        assertEquals("one", a.transport.pollLine(LineTerminator.LF_OR_CRLF, 100));
+        assertEquals("two", a.transport.pollLine(LineTerminator.LF_OR_CRLF, 100));
+        assertTrue(budget.usedBytes() >= a.transport.bufferedBytes(), "never fewer than the bytes buffered: " + budget);
+        assertNull(a.transport.pollLine(LineTerminator.LF_OR_CRLF, 100), "only a partial line is left");
+        assertEquals(3, budget.usedBytes(), "a read that finds nothing to take settles what was read: " + budget);
+        a.peer.write("ee\r\n".getBytes(StandardCharsets.US_ASCII));
+        Conditions.await("the rest of the line", () -> a.transport.bufferedBytes() == 7, budget::toString);
+        assertEquals(7, budget.usedBytes(), budget.toString());
+        assertEquals("three", a.transport.pollLine(LineTerminator.LF_OR_CRLF, 100));
+        assertEquals(0, budget.usedBytes(), "the read that empties the buffer releases it all: " + budget);
     }
 
     @Test
