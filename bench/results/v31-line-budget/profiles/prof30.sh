@@ -15,6 +15,6 @@ spid=$(grep -o 'pid=[0-9]*' $LOG | head -1 | cut -d= -f2)
 ( sleep 7; /usr/lib/jvm/temurin-25-jdk-amd64/bin/jcmd $spid JVMTI.agent_load $AP '"start,event=cpu,interval=1ms,threads"' ;
   sleep 8; /usr/lib/jvm/temurin-25-jdk-amd64/bin/jcmd $spid JVMTI.agent_load $AP '"stop,file='$OUT',collapsed"'  ) &
 $J25 -cp $JAR dev.flow.bench.load.LoadClient --port=$port --server-pid=$spid --protocol=$PROTO --connections=$CONN \
-  --pipeline=16 --warmup-s=6 --steady-s=10 --rampdown-s=1 --handlers=$H --quiet 2>&1 | tail -5
+  --pipeline=${P:-16} --warmup-s=6 --steady-s=10 --rampdown-s=1 --handlers=$H --quiet 2>&1 | tail -5
 wait %2 2>/dev/null
 kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f $LOG

@@ -1669,9 +1669,10 @@ public final class MinaTransport implements AsyncTransport {
      * ({@code consuming}) may leave a release of less than {@link #RELEASE_BATCH_BYTES} to a later
      * accounting while bytes stay buffered: the budget is one counter shared by all sessions and their
      * I/O threads, and updating it for every line read was the largest item of Flow's own code on a
-     * pipelined load (bench/RESULTS.md, v30). The release comes with the poll that empties the buffer or finds nothing to take (before the flow
-     * waits), the next arrival, or a close; until then the budget counts at most that many bytes too
-     * many for this session, never too few.
+     * pipelined load (bench/RESULTS.md, v31). The release comes with the poll that empties the buffer
+     * or finds nothing to take (so a flow never waits for input with a release held), the next
+     * arrival, or a close; until then the budget counts at most that many bytes too many for this
+     * session, never too few.
      */
     private long account(boolean consuming) {
         long size = in.size();
