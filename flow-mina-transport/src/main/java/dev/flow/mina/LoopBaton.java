@@ -19,11 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * FlowNioProcessor.readingSelected()}: elsewhere MINA's loop keeps a session's state half done in its own
  * frames); the sessions the turn has not read yet are left to the next selection, on the other thread
  * ({@code abandonTurn()}). A thread that handed the loop off is in the middle of a turn: when its run is
- * over it asks for the loop back ({@link #reclaim()}), wakes the selector, and waits until the holder reaches the start of its
- * next turn; it then finishes its own turn. The holder that passes the loop waits, idle, at the start of
- * its turn until the loop is handed to it again or ends. So a thread whose flow blocked costs one thread
- * while it blocks, as a pinned worker does; at most {@link #MAX_THREADS} threads beyond the running one
- * (idle or blocked) per processor.
+ * over it asks for the loop back ({@link #reclaim()}), wakes the selector, and waits until the holder
+ * reaches the start of its next turn; it then finishes its own turn. The holder that passes the loop
+ * waits, idle, at the start of its turn until the loop is handed to it again or ends. So a thread whose
+ * flow blocked costs one thread while it blocks, as a pinned worker does; at most {@link #MAX_THREADS}
+ * threads beyond the running one (idle or blocked) per processor.
  *
  * <p>A thread leaving MINA's loop ({@link #left()}) passes the baton on; when the processor is disposed
  * ({@link #end()}) every waiting thread goes on and none selects again.

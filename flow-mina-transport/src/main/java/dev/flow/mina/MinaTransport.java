@@ -129,7 +129,7 @@ public final class MinaTransport implements AsyncTransport {
     static final int WRITE_HIGH_WATER = 64 * 1024;
     /** Bytes of a flow's writes held back (see the class comment), past which they are sent at once. */
     static final int DEFERRED_BYTES_LIMIT = 8 * 1024;
-    /** Releases of the input budget smaller than this may wait while input stays buffered; see {@link #account(boolean)}. */
+    /** Input budget releases smaller than this may wait while input stays buffered; see {@link #account(boolean)}. */
     static final int RELEASE_BATCH_BYTES = 1024;
     /** The system property that turns write coalescing and flush consolidation off: {@code false}; default {@code true}. */
     static final String CONSOLIDATE_PROPERTY = "flow.mina.consolidateFlushes";
