@@ -124,11 +124,13 @@ public class PgJdbcClient implements Callable<String> {
         }
     }
 
-    private interface Sql {
+    /** A statement whose {@link SQLException} a session logs. */
+    interface Sql {
         void run() throws SQLException;
     }
 
-    private static void error(StringBuilder log, Sql sql) {
+    /** Runs {@code sql} and logs its error (class, SQL state, message), or "no error". */
+    static void error(StringBuilder log, Sql sql) {
         try {
             sql.run();
             log.append("no error; ");

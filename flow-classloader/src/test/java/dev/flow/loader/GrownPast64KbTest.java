@@ -11,7 +11,6 @@ import dev.flow.SuspendPolicy;
 import dev.flow.internal.Pins;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -35,7 +33,7 @@ import org.objectweb.asm.Opcodes;
 class GrownPast64KbTest {
 
     private static final String CLASS = "growfix.Grows";
-    private static final String RUN = "(Ljava/util/concurrent/CompletableFuture;)J";
+    private static final String RUN = FutureRunFixture.RUN;
     private static final int FILLER = 16_370;
     private static final int[] JOIN_LINES = {10, 20, 30};
     private static final String WHY = "the continuation engine cannot instrument this method (method too large after rewriting (";
@@ -99,31 +97,8 @@ class GrownPast64KbTest {
 
     /** Writes {@code growfix.Grows} (see {@link #classes()}) under {@code dir}; returns {@code dir}. */
     static Path writeGrows(Path dir) throws Exception {
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "growfix/Grows", null, "java/lang/Object",
-                new String[] {"java/util/concurrent/Callable"});
-        cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL, "f", "Ljava/util/concurrent/CompletableFuture;", null, null);
-        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "(Ljava/util/concurrent/CompletableFuture;)V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitVarInsn(Opcodes.ALOAD, 1);
-        init.visitFieldInsn(Opcodes.PUTFIELD, "growfix/Grows", "f", "Ljava/util/concurrent/CompletableFuture;");
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
-        MethodVisitor call = cw.visitMethod(Opcodes.ACC_PUBLIC, "call", "()Ljava/lang/Object;", null, null);
-        call.visitCode();
-        call.visitVarInsn(Opcodes.ALOAD, 0);
-        call.visitFieldInsn(Opcodes.GETFIELD, "growfix/Grows", "f", "Ljava/util/concurrent/CompletableFuture;");
-        call.visitMethodInsn(Opcodes.INVOKESTATIC, "growfix/Grows", "run", RUN, false);
-        call.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Long", "valueOf", "(J)Ljava/lang/Long;", false);
-        call.visitInsn(Opcodes.ARETURN);
-        call.visitMaxs(0, 0);
-        call.visitEnd();
-        MethodVisitor run = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", RUN, null, null);
-        run.visitCode();
+        FutureRunFixture fixture = new FutureRunFixture("growfix/Grows");
+        MethodVisitor run = fixture.run();
         run.visitInsn(Opcodes.LCONST_0);
         run.visitVarInsn(Opcodes.LSTORE, 1);
         for (int k = 0; k < FILLER; k++) {
@@ -131,14 +106,7 @@ class GrownPast64KbTest {
                 Label here = new Label();
                 run.visitLabel(here);
                 run.visitLineNumber(JOIN_LINES[k / (FILLER / JOIN_LINES.length)], here);
-                run.visitVarInsn(Opcodes.LLOAD, 1);
-                run.visitVarInsn(Opcodes.ALOAD, 0);
-                run.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/util/concurrent/CompletableFuture", "join",
-                        "()Ljava/lang/Object;", false);
-                run.visitTypeInsn(Opcodes.CHECKCAST, "java/lang/Long");
-                run.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/Long", "longValue", "()J", false);
-                run.visitInsn(Opcodes.LADD);
-                run.visitVarInsn(Opcodes.LSTORE, 1);
+                FutureRunFixture.addJoin(run, 1);
             }
             run.visitVarInsn(Opcodes.LLOAD, 1);
             run.visitInsn(Opcodes.LCONST_1);
@@ -147,12 +115,6 @@ class GrownPast64KbTest {
         }
         run.visitVarInsn(Opcodes.LLOAD, 1);
         run.visitInsn(Opcodes.LRETURN);
-        run.visitMaxs(0, 0);
-        run.visitEnd();
-        cw.visitEnd();
-        Path file = dir.resolve("growfix/Grows.class");
-        Files.createDirectories(file.getParent());
-        Files.write(file, cw.toByteArray());
-        return dir;
+        return fixture.write(run, dir);
     }
 }

@@ -30,10 +30,20 @@ final class TestSupport {
 
     /** Waits up to 10 s for {@code n} flows of the scheduler to be running (on a worker, not suspended). */
     static void awaitRunning(FlowScheduler scheduler, int n) {
+        awaitCount(scheduler, n, FlowStats::running, "running");
+    }
+
+    /** Waits up to 10 s for {@code n} flows of the scheduler to be suspended. */
+    static void awaitSuspended(FlowScheduler scheduler, int n) {
+        awaitCount(scheduler, n, FlowStats::suspended, "suspended");
+    }
+
+    private static void awaitCount(FlowScheduler scheduler, int n, java.util.function.ToLongFunction<FlowStats> count,
+                                   String what) {
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (scheduler.stats().running() != n) {
+        while (count.applyAsLong(scheduler.stats()) != n) {
             if (System.nanoTime() > deadline) {
-                fail(n + " flow(s) not running within 10 s: " + scheduler.stats());
+                fail(n + " flow(s) not " + what + " within 10 s: " + scheduler.stats());
             }
             Thread.onSpinWait();
         }

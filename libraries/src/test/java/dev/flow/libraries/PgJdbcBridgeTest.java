@@ -12,6 +12,7 @@ import dev.flow.UnsuspendableFrameException;
 import dev.flow.internal.Pins;
 import dev.flow.loader.ContinuationClassLoader;
 import flowtest.libraries.PgJdbcClient;
+import flowtest.libraries.PgJdbcSelects;
 import flowtest.libraries.PgJdbcSocketTimeout;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ class PgJdbcBridgeTest {
 
     private static final int SESSIONS = 10;
     private static final String CLIENT = "flowtest.libraries.PgJdbcClient";
+    private static final String SELECTS = "flowtest.libraries.PgJdbcSelects";
     private static final String TIMEOUT = "flowtest.libraries.PgJdbcSocketTimeout";
 
     private static PostgresServer postgres;
@@ -76,6 +78,24 @@ class PgJdbcBridgeTest {
 
     @Test
     void queriesGiveTheSameResultsAsFlowsStrictAndLenientSuspendAndPinNowhere() throws Exception {
+        runInFlows(CLIENT, expected);
+    }
+
+    @Test
+    void selectsThatChangeNoCatalogGiveTheSameResultsAsFlowsStrictAndLenientSuspendAndPinNowhere() throws Exception {
+        String sync = new PgJdbcSelects(PgJdbcClient.connect(postgres.jdbcUrl(), false), "s").call();
+        String series = "1ID-1=1.25 2ID-2=2.50 1ID-1=1.25 2ID-2=2.50 3ID-3=3.75 1ID-1=1.25 2ID-2=2.50 3ID-3=3.75 "
+                + "4ID-4=5.00 1ID-1=1.25 ";
+        assertEquals(series + series + series + "| 3.5 7 10.5 7,14 | 1/0 3/3 5/6 7/9 9/12 11/15 | "
+                + "org.postgresql.util.PSQLException 42601 ERROR: syntax error at or near \"selec\"   Position: 1; "
+                + "org.postgresql.util.PSQLException 22012 ERROR: division by zero; "
+                + "org.postgresql.util.PSQLException 25P02 ERROR: current transaction is aborted, commands ignored until "
+                + "end of transaction block; 35.0 7,14,21,28", sync);
+        runInFlows(SELECTS, sync);
+    }
+
+    /** Runs {@value #SESSIONS} sessions of {@code client} over connections opened beforehand, lenient then strict. */
+    private static void runInFlows(String client, String expected) throws Exception {
         for (boolean strict : new boolean[] {false, true}) {
             ContinuationClassLoader loader = strict ? PgJdbcBridgeTest.strict : lenient;
             // Connected on this plain thread (as sync code: a strict loader refuses a connect only inside a flow).
@@ -88,14 +108,14 @@ class PgJdbcBridgeTest {
             try (FlowScheduler scheduler = scheduler("pgjdbc-queries")) {
                 List<FlowHandle<?>> handles = new ArrayList<>();
                 for (int i = 0; i < SESSIONS; i++) {
-                    handles.add(scheduler.submit(loader.newInstance(Callable.class, CLIENT, connections.get(i), "c" + i)));
+                    handles.add(scheduler.submit(loader.newInstance(Callable.class, client, connections.get(i), "c" + i)));
                 }
                 for (FlowHandle<?> h : handles) {
                     assertEquals(expected, h.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS), mode(strict));
                 }
                 FlowStats stats = scheduler.stats();
                 List<String> pinned = pgjdbcWarningsSince(warningsBefore);
-                System.out.printf("pgjdbc queries %s: %d sessions, %d resumptions, pinned %s%n", mode(strict), SESSIONS,
+                System.out.printf("%s %s: %d sessions, %d resumptions, pinned %s%n", client, mode(strict), SESSIONS,
                         stats.resumed(), pinned);
                 assertTrue(stats.resumed() >= SESSIONS, "the flows suspended: " + stats);
                 assertEquals(List.of(), pinned, "pinned sites");

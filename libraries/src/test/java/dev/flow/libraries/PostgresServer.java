@@ -223,6 +223,11 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /** The process id of the postmaster, the parent of every backend. */
+    public long pid() {
+        return process.pid();
+    }
+
     /** Stops the server (smart shutdown, then SIGKILL after 10 s) and deletes its directory. */
     @Override
     public void close() throws IOException, InterruptedException {

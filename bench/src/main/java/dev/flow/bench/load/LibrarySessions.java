@@ -46,12 +46,15 @@ import javax.net.SocketFactory;
  * FlowSocketFactory} for flows, the JDK's otherwise) against the SMTP sample, which pins at every wait (its
  * protocol methods are {@code synchronized}), so only its lenient {@code continuation} mode runs; {@code pgjdbc} ({@code
  * PgJdbcClient}'s transcript, connect included: in continuation mode the connect pins, as pgjdbc connects in a
- * constructor) and {@code pgjdbc-queries} (the same over connections opened beforehand, not timed) against
+ * constructor), {@code pgjdbc-queries} (the same over connections opened beforehand, not timed) and {@code
+ * pgjdbc-selects} ({@code PgJdbcSelects}, over connections opened beforehand: selects that change no catalog,
+ * where {@code PgJdbcClient}'s temporary table makes every other backend process its invalidations) against
  * PostgreSQL from Maven Central binaries ({@code PostgresServer}).
  *
  * <p>The servers are other processes, the same for every mode of a library, so the CPU compared is the client's
  * alone: the samples run in one {@link LoadServer} JVM per library in {@code --server-mode} (default {@code
- * virtual}, else {@code continuation-immediately} below JDK 21), PostgreSQL as its own processes.
+ * virtual}, else {@code continuation-immediately} below JDK 21), PostgreSQL as its own processes. The server's CPU
+ * is reported beside it: the sample's JVM, or PostgreSQL's postmaster with all its backends.
  *
  * <p>Modes, interleaved round by round, in an order that rotates by one each round ({@link #inRound}): {@code
  * threads} (a platform thread per session, the library loaded normally, the JDK's sockets), {@code virtual} (a
@@ -92,7 +95,8 @@ public final class LibrarySessions {
         JAKARTA_MAIL("jakarta-mail", "smtp", "flowtest.mail.JakartaMail", "jakarta.mail", "org.eclipse.angus",
                 "jakarta.activation"),
         PGJDBC("pgjdbc", null, "flowtest.libraries.PgJdbcClient", "org.postgresql"),
-        PGJDBC_QUERIES("pgjdbc-queries", null, "flowtest.libraries.PgJdbcClient", "org.postgresql");
+        PGJDBC_QUERIES("pgjdbc-queries", null, "flowtest.libraries.PgJdbcClient", "org.postgresql"),
+        PGJDBC_SELECTS("pgjdbc-selects", null, "flowtest.libraries.PgJdbcSelects", "org.postgresql");
 
         final String id;
         /** The {@link LoadServer} protocol, or {@code null} for PostgreSQL. */
@@ -116,7 +120,7 @@ public final class LibrarySessions {
                 }
             }
             throw new IllegalArgumentException("library: " + id
-                    + " (expected one of: jedis, http, smtp, jakarta-mail, pgjdbc, pgjdbc-queries)");
+                    + " (expected one of: jedis, http, smtp, jakarta-mail, pgjdbc, pgjdbc-queries, pgjdbc-selects)");
         }
 
         /** Whether a pin warning names a class of this library or of its client class's package. */
@@ -524,8 +528,9 @@ public final class LibrarySessions {
             // pgjdbc makes its factory from a class name: FlowSocketFactory's, over the default connector.
             boolean flow = flowSockets != null;
             Class<?> c = clientClass(library, classes);
-            if (library == Library.PGJDBC_QUERIES) {
-                Object connection = c.getMethod("connect", String.class, boolean.class).invoke(null, server.jdbcUrl(), flow);
+            if (library == Library.PGJDBC_QUERIES || library == Library.PGJDBC_SELECTS) {
+                Object connection = Class.forName(Library.PGJDBC.clientClass, true, classes)
+                        .getMethod("connect", String.class, boolean.class).invoke(null, server.jdbcUrl(), flow);
                 return (Callable<?>) c.getConstructor(Connection.class, String.class).newInstance(connection, id);
             }
             return (Callable<?>) c.getConstructor(String.class, String.class, boolean.class)
@@ -534,7 +539,7 @@ public final class LibrarySessions {
 
         @Override
         long serverCpuNanos() {
-            return -1;
+            return ProcStats.treeCpuNanos(server.pid());
         }
 
         @Override

@@ -51,6 +51,31 @@ final class ProcStats {
         }
     }
 
+    /**
+     * The CPU time of {@code pid} and of all its children, live and ended: its own time and its ended children's
+     * (as the kernel adds them when it reaps them), plus each live descendant's; -1 if {@code pid}'s cannot be read.
+     * A child that has ended but is not reaped yet is in neither (PostgreSQL's postmaster reaps its backends as
+     * they end).
+     */
+    static long treeCpuNanos(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // utime, stime, cutime, cstime (fields 14-17)
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+            long nanos = ticks * (1_000_000_000L / TICKS_PER_SECOND);
+            for (ProcessHandle child : (Iterable<ProcessHandle>) ProcessHandle.of(pid).orElseThrow().descendants()::iterator) {
+                long c = of(child.pid()).cpuNanos;
+                if (c > 0) {
+                    nanos += c;
+                }
+            }
+            return nanos;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** The soft open-files limit of this process from /proc/self/limits, or -1. */
     static long openFilesLimit() {
         try {

@@ -92,10 +92,13 @@ public final class ClassCache {
 
     private final Path dir;
     private final byte[] key;
+    /** The class files as compiled, for {@link HugeMethods}. */
+    private final ClassLoader parent;
 
-    private ClassCache(Path dir, byte[] key) {
+    private ClassCache(Path dir, byte[] key, ClassLoader parent) {
         this.dir = dir;
         this.key = key;
+        this.parent = parent;
     }
 
     /**
@@ -151,7 +154,7 @@ public final class ClassCache {
             LOG.debug("class cache {} cannot be used: {}", dir, e.toString());
             return null;
         }
-        return new ClassCache(dir, key);
+        return new ClassCache(dir, key, parent);
     }
 
     /**
@@ -236,14 +239,16 @@ public final class ClassCache {
 
     /**
      * The class file for {@code internalName}: from the cache if a valid entry is there, its pin sites
-     * registered for {@code owner} and the warnings of its load logged; else {@code compute}'s, written
-     * to the cache. An exception of {@code compute} (a refusal) propagates and nothing is written.
+     * registered for {@code owner} and the warnings of its load logged (its {@link HugeMethods} too); else
+     * {@code compute}'s, written to the cache. An exception of {@code compute} (a refusal) propagates and
+     * nothing is written.
      */
     public byte[] bytes(String internalName, Object owner, Supplier<byte[]> compute) {
         byte[] entryKey = entryKey(internalName);
         Path file = file(entryKey);
         byte[] hit = read(file, entryKey, internalName, owner);
         if (hit != null) {
+            HugeMethods.check(internalName, hit, parent);
             return hit;
         }
         List<Integer> reported = new ArrayList<>();

@@ -39,11 +39,15 @@ public final class Scope {
     private final Instrumenter instrumenter;
     private final EngineRun engine;
     private final Object owner;
+    /** The class files as compiled. */
+    private final ClassLoader source;
     /** How many class files {@link #bytes} has made. */
     private final java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
 
-    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine, Object owner, boolean strict) {
+    private Scope(Set<String> classes, Instrumenter instrumenter, EngineRun engine, Object owner, boolean strict,
+                  ClassLoader source) {
         this.classes = classes;
+        this.source = source;
         this.strict = strict;
         this.instrumenter = instrumenter;
         this.engine = engine;
@@ -71,7 +75,7 @@ public final class Scope {
             instrumenter = new Instrumenter(source, classes, all, strict);
         }
         return new Scope(Set.copyOf(classes), instrumenter,
-                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner), owner, strict);
+                new EngineRun(new EngineBridge(instrumenter, source), instrumenter, strict, owner), owner, strict, source);
     }
 
     /**
@@ -156,7 +160,8 @@ public final class Scope {
      * The class file to define for {@code internalName} (a class this scope {@linkplain #defines defines}),
      * rewritten (when first asked for) and instrumented; the original if nothing had to change. The pin
      * sites its rewriting registers, and those of the classes the engine reads meanwhile, belong to the
-     * owner and are released with it.
+     * owner and are released with it. A method instrumentation takes past what HotSpot compiles is logged
+     * ({@link HugeMethods}).
      *
      * @throws InstrumentationException in strict mode, for a method the engine cannot instrument; in both
      *     modes, for a class whose rewritten form breaks a class-file limit
@@ -165,7 +170,12 @@ public final class Scope {
         made.incrementAndGet();
         try (Pins.Group sites = Pins.openGroup(owner)) {
             byte[] prepared = instrumenter.prepared(internalName);
-            return instrumenter.needsEngine(internalName) ? engine.instrument(internalName, prepared) : prepared;
+            if (!instrumenter.needsEngine(internalName)) {
+                return prepared;
+            }
+            byte[] instrumented = engine.instrument(internalName, prepared);
+            HugeMethods.check(internalName, instrumented, source);
+            return instrumented;
         }
     }
 
