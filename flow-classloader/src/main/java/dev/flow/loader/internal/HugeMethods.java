@@ -27,6 +27,8 @@ public final class HugeMethods {
     public static final int LIMIT = 8000;
 
     private static final Logger LOG = dev.flow.internal.Slf4j.logger(HugeMethods.class);
+    /** How many warnings {@link #warnings()} keeps: the first ones (each is logged in any case). */
+    private static final int KEPT = 1000;
     private static final List<String> WARNINGS = new CopyOnWriteArrayList<>();
     private static volatile Boolean compilesHugeMethods;
 
@@ -52,19 +54,19 @@ public final class HugeMethods {
             if (m.getValue() <= LIMIT || (before != null && before > LIMIT)) {
                 continue;
             }
-            String method = m.getKey();
-            int paren = method.indexOf('(');
-            String warning = internalName.replace('/', '.') + "." + method.substring(0, paren) + method.substring(paren)
+            String warning = internalName.replace('/', '.') + "." + m.getKey()
                     + ": " + m.getValue() + " bytes of bytecode instrumented"
                     + (before != null ? " (" + before + " as compiled)" : "")
                     + ", over the " + LIMIT + " bytes HotSpot compiles: it will run interpreted; run the JVM with"
                     + " -XX:-DontCompileHugeMethods to have it compiled";
-            WARNINGS.add(warning);
+            if (WARNINGS.size() < KEPT) {
+                WARNINGS.add(warning);
+            }
             LOG.warn(warning);
         }
     }
 
-    /** The warnings logged so far, oldest first (for tests and diagnostics). */
+    /** The warnings logged so far, oldest first, up to the first 1,000 (for tests and diagnostics). */
     public static List<String> warnings() {
         return List.copyOf(WARNINGS);
     }
