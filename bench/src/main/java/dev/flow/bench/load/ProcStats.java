@@ -29,9 +29,7 @@ final class ProcStats {
             return NONE;
         }
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            // fields after the command name, which is in parentheses and may contain spaces
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            String[] f = statFields(pid);
             long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14, 15)
             int threads = -1;
             long rss = -1;
@@ -59,21 +57,27 @@ final class ProcStats {
      */
     static long treeCpuNanos(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            String[] f = statFields(pid);
             // utime, stime, cutime, cstime (fields 14-17)
             long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
-            long nanos = ticks * (1_000_000_000L / TICKS_PER_SECOND);
             for (ProcessHandle child : (Iterable<ProcessHandle>) ProcessHandle.of(pid).orElseThrow().descendants()::iterator) {
-                long c = of(child.pid()).cpuNanos;
-                if (c > 0) {
-                    nanos += c;
+                try {
+                    String[] c = statFields(child.pid());
+                    ticks += Long.parseLong(c[11]) + Long.parseLong(c[12]);
+                } catch (IOException e) {
+                    // ended since it was listed: its time is in its parent's once reaped
                 }
             }
-            return nanos;
+            return ticks * (1_000_000_000L / TICKS_PER_SECOND);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** The fields of {@code /proc/pid/stat} after the command name (in parentheses, which may hold spaces). */
+    private static String[] statFields(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
     /** The soft open-files limit of this process from /proc/self/limits, or -1. */
