@@ -89,10 +89,15 @@ final class OwnedSync {
     private Object writer;
     /** The exclusive owner's holds: see the class comment. */
     private int writeHolds;
-    private final HashMap<Object, Integer> readers = new HashMap<>();
+    /**
+     * The readers' holds, {@code null} until the first reader: most locks (every {@code ReentrantLock}) never
+     * have one, and a library may make one per statement. Guarded by {@code this}.
+     */
+    private HashMap<Object, Integer> readers;
     /** The sum of {@code readers}' counts. Guarded by {@code this}. */
     private int readHolds;
-    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    /** The waiters, first in line first; {@code null} until the first waiter. Guarded by {@code this}. */
+    private ArrayDeque<Waiter> queue;
 
     /** A queued acquisition, granted when the lock is handed to it. */
     static final class Waiter {
@@ -247,6 +252,9 @@ final class OwnedSync {
         } else {
             w = new Waiter(me, shared, holds);
             if (!barge) {
+                if (queue == null) {
+                    queue = new ArrayDeque<>(4);
+                }
                 queue.add(w);
             }
         }
@@ -298,9 +306,19 @@ final class OwnedSync {
 
     /** Back to the fast path if nobody waits and no reader holds. Guarded by {@code this}, inflated. */
     private void deflateIfUncontended() {
-        if (queue.isEmpty() && readers.isEmpty()) {
+        if (noWaiters() && noReaders()) {
             state = writer;
         }
+    }
+
+    /** Whether nobody waits. Guarded by {@code this}. */
+    private boolean noWaiters() {
+        return queue == null || queue.isEmpty();
+    }
+
+    /** Whether no reader holds. Guarded by {@code this}. */
+    private boolean noReaders() {
+        return readers == null || readers.isEmpty();
     }
 
     /** Whether {@code me} may take a hold now. Guarded by {@code this}. */
@@ -312,18 +330,21 @@ final class OwnedSync {
             return false;
         }
         if (!shared) {
-            return readers.isEmpty() && (barge || queue.isEmpty());
+            return noReaders() && (barge || noWaiters());
         }
-        if (barge || readers.containsKey(me)) {
+        if (barge || readers != null && readers.containsKey(me)) {
             return true;
         }
-        Waiter head = queue.peek();
+        Waiter head = queue == null ? null : queue.peek();
         return fair ? head == null : head == null || head.shared;
     }
 
     /** Guarded by {@code this}. */
     private void take(Object me, boolean shared, int holds) {
         if (shared) {
+            if (readers == null) {
+                readers = new HashMap<>(4);
+            }
             int n = readers.getOrDefault(me, 0);
             if (readHolds + holds > MAX) {
                 throw new Error("Maximum lock count exceeded");
@@ -345,7 +366,7 @@ final class OwnedSync {
     private boolean cancel(Waiter w) {
         ArrayList<Waiter> grantedNow;
         synchronized (this) {
-            if (!queue.remove(w)) {
+            if (queue == null || !queue.remove(w)) {
                 return false;
             }
             inflate();
@@ -380,7 +401,7 @@ final class OwnedSync {
         synchronized (this) {
             inflate();
             if (shared) {
-                Integer n = readers.get(owner);
+                Integer n = readers == null ? null : readers.get(owner);
                 held = n != null;
                 if (held) {
                     if (n == 1) {
@@ -423,9 +444,12 @@ final class OwnedSync {
 
     /** Hands the free lock to the head of the queue. Guarded by {@code this}. */
     private ArrayList<Waiter> grant() {
+        if (queue == null) {
+            return null;
+        }
         ArrayList<Waiter> out = null;
         for (Waiter head = queue.peek(); head != null; head = queue.peek()) {
-            if (writer != null && writer != head.owner || !head.shared && !readers.isEmpty()) {
+            if (writer != null && writer != head.owner || !head.shared && !noReaders()) {
                 break;
             }
             queue.poll();
@@ -461,7 +485,7 @@ final class OwnedSync {
     }
 
     synchronized int readHoldsOf(Object owner) {
-        return readers.getOrDefault(owner, 0);
+        return readers == null ? 0 : readers.getOrDefault(owner, 0);
     }
 
     boolean isWriteLocked() {
@@ -485,10 +509,13 @@ final class OwnedSync {
     }
 
     synchronized int queueLength() {
-        return queue.size();
+        return queue == null ? 0 : queue.size();
     }
 
     synchronized boolean isQueued(Object owner) {
+        if (queue == null) {
+            return false;
+        }
         for (Iterator<Waiter> it = queue.iterator(); it.hasNext(); ) {
             if (it.next().owner == owner) {
                 return true;

@@ -348,6 +348,7 @@ public final class FlowConnector implements AutoCloseable {
 
     private <C extends IoConnector> C configure(C c) {
         ServiceStatistics.disable(c);
+        c.setSessionDataStructureFactory(SessionData.INSTANCE);
         filters.applyTo(c.getFilterChain());
         c.setHandler(handler);
         if (connectTimeout != null) {

@@ -255,6 +255,7 @@ public final class FlowServer implements AutoCloseable {
             this.acceptor = nio;
         }
         ServiceStatistics.disable(acceptor);
+        acceptor.setSessionDataStructureFactory(SessionData.INSTANCE);
         b.filters.applyTo(acceptor.getFilterChain());
         acceptor.getFilterChain().addLast(PEER_EVENTS, new PeerEvents());
         this.inputBudget = b.inputBudget != null ? b.inputBudget : new InputBudget(InputBudget.defaultMaxBytes());

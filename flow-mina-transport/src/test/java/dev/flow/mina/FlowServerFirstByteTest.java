@@ -186,9 +186,12 @@ class FlowServerFirstByteTest {
     @EnumSource(ServerMode.class)
     void waitingConnectionsGetTheirSessionsWhileAcceptsArePausedAndAcceptsResumeOnceTheyStart(ServerMode mode)
             throws Exception {
-        FirstSessionHold hold = new FirstSessionHold(Duration.ofSeconds(30));
+        // The hold and the first-byte timeout outlast the waits below, so that a failed wait prints the state
+        // it failed in, not the one after the hold or the silent connections' timeout ended.
+        FirstSessionHold hold = new FirstSessionHold(Duration.ofSeconds(50));
         FlowServer server = echo(mode.builder(scheduler).clientSpeaksFirst(true).ioProcessors(1).maxStartingSessions(2)
-                .filter("hold-the-io-thread", hold));
+                .firstByteTimeout(Duration.ofSeconds(50)).filter("hold-the-io-thread", hold));
+        Duration wait = Duration.ofSeconds(20);
         List<Socket> silent = List.of(connect(server), connect(server));
         Conditions.await("two connections to wait", () -> server.awaitingFirstByte() == 2,
                 () -> "waiting " + server.awaitingFirstByte());
@@ -200,12 +203,13 @@ class FlowServerFirstByteTest {
                 speaking.add(s);
                 s.getOutputStream().write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
                 int starting = i;
-                Conditions.await("sessions to be starting", () -> server.startingSessions() == starting,
-                        () -> "starting " + server.startingSessions());
+                Conditions.await("sessions to be starting", () -> server.startingSessions() == starting, wait,
+                        () -> "starting " + server.startingSessions() + ", " + server.stats());
             }
             last = connect(server);
-            Conditions.await("accepts to pause", () -> server.tcpAcceptor().acceptsPaused(),
-                    () -> "starting " + server.startingSessions() + ", waiting " + server.awaitingFirstByte());
+            Conditions.await("accepts to pause", () -> server.tcpAcceptor().acceptsPaused(), wait,
+                    () -> "starting " + server.startingSessions() + ", waiting " + server.awaitingFirstByte() + ", "
+                            + server.stats());
             for (Socket s : silent) {
                 s.getOutputStream().write("hello\nquit\n".getBytes(StandardCharsets.US_ASCII));
             }

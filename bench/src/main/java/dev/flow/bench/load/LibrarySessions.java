@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -33,8 +34,11 @@ import javax.net.SocketFactory;
 
 /**
  * Many concurrent client sessions of unmodified client libraries, in up to five modes, measured from inside the
- * client JVM: wall time, this JVM's CPU time (user + system), its peak platform-thread count, and in continuation
- * mode the flows' resumptions and the library's pinned sites.
+ * client JVM: wall time, this JVM's CPU time (user + system), its peak platform-thread count, in continuation
+ * mode the flows' resumptions and the library's pinned sites, the part of that CPU time its JIT compiler threads and
+ * its garbage collector's threads spent ({@link ProcStats#jitAndGcCpuNanos}), and the bytes it allocated (JDK 21+).
+ * An instrumented library's code is larger, and still being compiled rounds after the plain one's, so the medians
+ * also compare the CPU time less those two.
  *
  * <p>Libraries ({@code --libraries}), each session the transcript of a client class of the {@code libraries}
  * module's test jar, which opens its own connection: {@code jedis} (Jedis 8, {@code JedisClient}: PING, SET/GET,
@@ -85,6 +89,8 @@ public final class LibrarySessions {
             "continuation-strict-workers");
     private static final String SERVER_JVM_ARGS = "-Xms256m -Xmx256m -XX:+UseG1GC -XX:+AlwaysPreTouch";
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** {@code getTotalThreadAllocatedBytes()} of {@link #THREADS}, a JDK 21+ method, or {@code null}. */
+    private static final Method TOTAL_ALLOCATED = totalAllocated();
     private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** A client library: its session class (a {@code Callable}) and the packages the loader includes. */
@@ -136,7 +142,13 @@ public final class LibrarySessions {
 
     /** One measured run: a library, a round, a mode. */
     record Run(Library library, int round, String mode, double wallMs, double cpuMs, double serverCpuMs, int peakThreads,
-            long resumptions, int pinnedSites, double load, int failures) {
+            long resumptions, int pinnedSites, double load, int failures, double jitCpuMs, double gcCpuMs,
+            double allocatedMb) {
+
+        /** The client's CPU time less its JIT compilers' and its garbage collector's, or -1 if those are unknown. */
+        double ownCpuMs() {
+            return jitCpuMs < 0 || gcCpuMs < 0 ? -1 : cpuMs - jitCpuMs - gcCpuMs;
+        }
     }
 
     private final int sessions;
@@ -239,7 +251,7 @@ public final class LibrarySessions {
                 + " load average %.2f%n", library.id, Runtime.version(), sessions, workers, rounds, warmupRounds, policy,
                 library.protocol == null ? "PostgreSQL" : serverMode.id() + " JVM", OS.getSystemLoadAverage());
         out.println("library | round | mode | wall ms | client CPU ms | server CPU ms | peak threads | resumptions"
-                + " | pinned sites | load average");
+                + " | pinned sites | load average | JIT CPU ms | GC CPU ms | allocated MB");
         int failures = 0;
         try (Target target = Target.start(library, serverMode, workers, sessions, out);
                 FlowConnector workersConnector = FlowConnector.builder().daemonThreads(true).dispatch(Dispatch.WORKERS)
@@ -263,11 +275,13 @@ public final class LibrarySessions {
                     Run r = runOnce(library, target, loaded.get(mode), expected, round, mode);
                     runs.add(r);
                     failures += r.failures();
-                    out.printf(Locale.ROOT, "%s | %s | %s | %.0f | %.0f | %s | %d | %s | %s | %.2f%n", library.id,
+                    out.printf(Locale.ROOT, "%s | %s | %s | %.0f | %.0f | %s | %d | %s | %s | %.2f | %s | %s | %s%n",
+                            library.id,
                             round <= 0 ? "warm-up" : Integer.toString(round), mode, r.wallMs(), r.cpuMs(),
                             r.serverCpuMs() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", r.serverCpuMs()), r.peakThreads(),
                             isFlow(mode) ? Long.toString(r.resumptions()) : "-",
-                            isFlow(mode) ? Integer.toString(r.pinnedSites()) : "-", r.load());
+                            isFlow(mode) ? Integer.toString(r.pinnedSites()) : "-", r.load(), whole(r.jitCpuMs()),
+                            whole(r.gcCpuMs()), whole(r.allocatedMb()));
                 }
             }
         }
@@ -333,11 +347,16 @@ public final class LibrarySessions {
         long serverCpu0 = target.serverCpuNanos();
         THREADS.resetPeakThreadCount();
         long cpu0 = OS.getProcessCpuTime();
+        long[] jitGc0 = ProcStats.jitAndGcCpuNanos();
+        long allocated0 = allocatedBytes();
         long t0 = System.nanoTime();
         long[] resumed = new long[1];
         List<Object> results = flow ? runFlows(tasks, resumed) : runThreads(tasks, mode.equals("virtual"));
         long wall = System.nanoTime() - t0;
         long cpu = OS.getProcessCpuTime() - cpu0;
+        long[] jitGc = ProcStats.jitAndGcCpuNanos();
+        long allocated = allocated0 < 0 ? -1 : allocatedBytes() - allocated0;
+        boolean split = jitGc0[0] >= 0 && jitGc[0] >= 0;
         long serverCpu = target.serverCpuNanos();
         int peak = THREADS.getPeakThreadCount();
         int failures = 0;
@@ -353,7 +372,32 @@ public final class LibrarySessions {
         int pinned = (int) Pins.warnings().stream().filter(library::names).count();
         return new Run(library, round, mode, wall / 1e6, cpu / 1e6,
                 serverCpu0 < 0 || serverCpu < 0 ? -1 : (serverCpu - serverCpu0) / 1e6, peak, resumed[0], pinned,
-                OS.getSystemLoadAverage(), failures);
+                OS.getSystemLoadAverage(), failures, split ? (jitGc[0] - jitGc0[0]) / 1e6 : -1,
+                split ? (jitGc[1] - jitGc0[1]) / 1e6 : -1, allocated < 0 ? -1 : allocated / 1e6);
+    }
+
+    private static Method totalAllocated() {
+        try {
+            Method m = com.sun.management.ThreadMXBean.class.getMethod("getTotalThreadAllocatedBytes");
+            return THREADS instanceof com.sun.management.ThreadMXBean && (long) m.invoke(THREADS) >= 0 ? m : null;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /**
+     * The bytes allocated so far by every thread of this JVM, live or ended ({@code
+     * com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes()}, JDK 21+), or -1.
+     */
+    private static long allocatedBytes() {
+        if (TOTAL_ALLOCATED == null) {
+            return -1;
+        }
+        try {
+            return (long) TOTAL_ALLOCATED.invoke(THREADS);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private List<Object> runFlows(List<Callable<?>> tasks, long[] resumed) throws Exception {
@@ -419,7 +463,8 @@ public final class LibrarySessions {
             }
         }
         out.println("medians | library | mode | wall ms | client CPU ms | server CPU ms | peak threads | wall / virtual"
-                + " | CPU / virtual | resumptions per session");
+                + " | CPU / virtual | resumptions per session | JIT CPU ms | GC CPU ms | CPU less JIT and GC / virtual's"
+                + " | allocated MB");
         for (Map.Entry<Library, Map<String, List<Run>>> e : by.entrySet()) {
             List<Run> vt = e.getValue().get("virtual");
             for (Map.Entry<String, List<Run>> m : e.getValue().entrySet()) {
@@ -427,15 +472,25 @@ public final class LibrarySessions {
                 double wall = median(rs, Run::wallMs);
                 double cpu = median(rs, Run::cpuMs);
                 double serverCpu = median(rs, Run::serverCpuMs);
-                out.printf(Locale.ROOT, "medians | %s | %s | %.0f | %.0f | %s | %.0f | %s | %s | %s%n", e.getKey().id,
-                        m.getKey(), wall, cpu, serverCpu < 0 ? "-" : String.format(Locale.ROOT, "%.0f", serverCpu),
+                double own = median(rs, Run::ownCpuMs);
+                out.printf(Locale.ROOT, "medians | %s | %s | %.0f | %.0f | %s | %.0f | %s | %s | %s | %s | %s | %s | %s%n",
+                        e.getKey().id, m.getKey(), wall, cpu, whole(serverCpu),
                         median(rs, r -> r.peakThreads()),
                         vt == null ? "-" : String.format(Locale.ROOT, "%.2f", wall / median(vt, Run::wallMs)),
                         vt == null ? "-" : String.format(Locale.ROOT, "%.2f", cpu / median(vt, Run::cpuMs)),
                         isFlow(m.getKey())
-                                ? String.format(Locale.ROOT, "%.1f", median(rs, r -> r.resumptions()) / sessions) : "-");
+                                ? String.format(Locale.ROOT, "%.1f", median(rs, r -> r.resumptions()) / sessions) : "-",
+                        whole(median(rs, Run::jitCpuMs)), whole(median(rs, Run::gcCpuMs)),
+                        vt == null || own < 0 ? "-"
+                                : String.format(Locale.ROOT, "%.2f", own / median(vt, Run::ownCpuMs)),
+                        whole(median(rs, Run::allocatedMb)));
             }
         }
+    }
+
+    /** {@code v} rounded to a whole number, or "-" if negative (unknown). */
+    private static String whole(double v) {
+        return v < 0 ? "-" : String.format(Locale.ROOT, "%.0f", v);
     }
 
     static double median(List<Run> rs, java.util.function.ToDoubleFunction<Run> f) {

@@ -1,6 +1,7 @@
 package dev.flow.bench.load;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -74,9 +75,45 @@ final class ProcStats {
         }
     }
 
+    /**
+     * The CPU time so far of this process's JIT compiler threads and of its garbage collector's, in that order, by
+     * thread name in {@code /proc/self/task} (HotSpot's {@code C1 CompilerThread}, {@code C2 CompilerThread}; {@code
+     * GC Thread#}, {@code G1 ...}); {@code {-1, -1}} where that cannot be read. A thread that has ended is in neither.
+     */
+    static long[] jitAndGcCpuNanos() {
+        long jit = 0;
+        long gc = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // ended since it was listed
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                String[] f = fieldsAfterName(stat);
+                long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    jit += ticks;
+                } else if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+                    gc += ticks;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1};
+        }
+        long nanosPerTick = 1_000_000_000L / TICKS_PER_SECOND;
+        return new long[] {jit * nanosPerTick, gc * nanosPerTick};
+    }
+
     /** The fields of {@code /proc/pid/stat} after the command name (in parentheses, which may hold spaces). */
     private static String[] statFields(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return fieldsAfterName(Files.readString(Path.of("/proc/" + pid + "/stat")));
+    }
+
+    /** The fields of a {@code stat} file's text after the command name. */
+    private static String[] fieldsAfterName(String stat) {
         return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
