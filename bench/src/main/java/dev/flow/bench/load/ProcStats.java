@@ -94,9 +94,10 @@ final class ProcStats {
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                 String[] f = fieldsAfterName(stat);
                 long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                ThreadKind kind = ThreadKind.of(name);
+                if (kind == ThreadKind.JIT) {
                     jit += ticks;
-                } else if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+                } else if (kind == ThreadKind.GC) {
                     gc += ticks;
                 }
             }
@@ -105,6 +106,23 @@ final class ProcStats {
         }
         long nanosPerTick = 1_000_000_000L / TICKS_PER_SECOND;
         return new long[] {jit * nanosPerTick, gc * nanosPerTick};
+    }
+
+    /** What a HotSpot thread does, by its name as {@code /proc} gives it (at most 15 characters). */
+    enum ThreadKind {
+        /** A JIT compiler thread: {@code C1 CompilerThread<n>}, {@code C2 CompilerThread<n>}. */
+        JIT,
+        /** A garbage collector's thread: {@code GC Thread#<n>}, G1's {@code G1 Main Marker}, {@code G1 Conc#<n>}, ... */
+        GC,
+        /** Any other thread. */
+        OTHER;
+
+        static ThreadKind of(String name) {
+            if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                return JIT;
+            }
+            return name.startsWith("GC Thread") || name.startsWith("G1 ") ? GC : OTHER;
+        }
     }
 
     /** The fields of {@code /proc/pid/stat} after the command name (in parentheses, which may hold spaces). */

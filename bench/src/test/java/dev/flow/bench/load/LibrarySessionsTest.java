@@ -8,6 +8,8 @@ import dev.flow.bench.VirtualThreads;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,12 @@ class LibrarySessionsTest {
             }
             // The process's CPU time moves in clock ticks (10 ms on Linux): a short run may read 0.
             assertTrue(r.wallMs() > 0 && r.cpuMs() >= 0, r.toString());
+            if (Files.isDirectory(Path.of("/proc/self/task"))) {
+                assertTrue(r.jitCpuMs() >= 0 && r.gcCpuMs() >= 0, "the JIT and GC threads' CPU is read: " + r);
+            }
+            if (Runtime.version().feature() >= 21) {
+                assertTrue(r.allocatedMb() > 0, "the bytes allocated are read: " + r);
+            }
             cpuMs += r.cpuMs();
         }
         assertTrue(cpuMs > 0, "the runs' CPU time, summed: " + runs);
