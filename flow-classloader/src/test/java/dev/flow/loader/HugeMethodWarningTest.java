@@ -29,8 +29,9 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * A method inside HotSpot's 8,000-byte limit for compiled methods as compiled but beyond it once
- * instrumented ({@code hugefix.Huge.run}: {@value #LOCALS} long locals live across {@value #JOINS}
- * {@code CompletableFuture.join()} calls, each of which the engine saves and restores) would run
+ * instrumented, even with the engine's code shrunk ({@code hugefix.Huge.run}: {@value #LOCALS} long locals
+ * live across {@value #JOINS} {@code CompletableFuture.join()} calls, each of which the engine saves and
+ * restores; each join's own code and its capture stay per call) would run
  * interpreted for the life of the JVM: the loader says so when it defines the class, with both sizes and
  * the JVM option that lifts the limit, also when the class comes from the cache. The method still runs
  * and suspends.

@@ -35,6 +35,8 @@ import org.objectweb.asm.tree.analysis.BasicVerifier;
  */
 public final class EngineRun {
 
+    private static final org.slf4j.Logger LOG = dev.flow.internal.Slf4j.logger(EngineRun.class);
+
     private final EngineBridge engine;
     private final Instrumenter instrumenter;
     private final boolean strict;
@@ -107,12 +109,23 @@ public final class EngineRun {
                 prefix + r.getMessage(), r.getCause());
     }
 
-    /** The engine's result for {@code bytes} ({@code again}: a class it has seen in another form), or a refusal. */
+    /**
+     * The engine's result for {@code bytes} ({@code again}: a class it has seen in another form), its huge
+     * methods made smaller ({@link HugeMethodShrink}), or a refusal.
+     */
     private byte[] run(byte[] bytes, String again) {
+        byte[] enhanced;
         try {
-            return again == null ? engine.enhance(bytes) : engine.enhanceAgain(bytes, again);
+            enhanced = again == null ? engine.enhance(bytes) : engine.enhanceAgain(bytes, again);
         } catch (RuntimeException e) {
             throw engineFailure(e);
+        }
+        try {
+            return HugeMethodShrink.shrink(enhanced);
+        } catch (RuntimeException e) {
+            // Code of a shape the shrinking does not expect: it stays as the engine wrote it, and HugeMethods warns of it.
+            LOG.debug("huge methods of a class left as the engine wrote them: {}", e.toString());
+            return enhanced;
         }
     }
 

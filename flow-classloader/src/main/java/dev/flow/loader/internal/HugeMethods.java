@@ -16,7 +16,8 @@ import org.slf4j.Logger;
  * its default, is on: such a method runs interpreted for the life of the JVM. The engine's capture and
  * restore code grows a method by its suspendable calls times its live values, so a method well inside the
  * limit as compiled can end beyond it (pgjdbc's {@code QueryExecutorImpl.processResults}: 2,303 bytes as
- * compiled, 11,601 instrumented, called for every query). Each class defined with such a method logs one
+ * compiled, 11,601 as the engine writes it, called for every query); {@link HugeMethodShrink} brings most such
+ * methods back under it (that one to 7,129), and this class warns of the rest. Each class defined with such a method logs one
  * warning per method, naming the class, the method, its descriptor, both sizes and the JVM option that lets
  * HotSpot compile it ({@code -XX:-DontCompileHugeMethods}); nothing is logged when the JVM runs with that
  * option, nor for a method already beyond the limit as compiled. Thread-safe.
