@@ -63,16 +63,11 @@ final class HugeMethodShrink {
 
     /** {@code enhanced} with its methods beyond the limit made smaller, or {@code enhanced} itself if none is. */
     static byte[] shrink(byte[] enhanced) {
-        return shrink(enhanced, HugeMethods.LIMIT);
-    }
-
-    /** {@code enhanced} with its methods of more than {@code over} bytes of code made smaller, or {@code enhanced} itself if none is. */
-    static byte[] shrink(byte[] enhanced, int over) {
-        if (enhanced.length <= over) {
+        if (enhanced.length <= HugeMethods.LIMIT) {
             return enhanced;
         }
         Map<String, Integer> sizes = HugeMethods.codeLengths(enhanced);
-        if (sizes.values().stream().noneMatch(n -> n > over)) {
+        if (sizes.values().stream().noneMatch(n -> n > HugeMethods.LIMIT)) {
             return enhanced;
         }
         ClassNode cn = new ClassNode();
@@ -81,7 +76,7 @@ final class HugeMethodShrink {
         boolean changed = false;
         for (MethodNode m : new ArrayList<>(cn.methods)) {
             Integer size = sizes.get(m.name + m.desc);
-            if (size != null && size > over && m.instructions.size() > 0) {
+            if (size != null && size > HugeMethods.LIMIT && m.instructions.size() > 0) {
                 changed |= shareRestores(m);
                 changed |= callCaptureHelpers(m, helpers);
             }
@@ -161,10 +156,12 @@ final class HugeMethodShrink {
             }
             List<AbstractInsnNode> loads = new ArrayList<>();
             List<MethodInsnNode> pushes = new ArrayList<>();
+            List<AbstractInsnNode> recorderLoads = new ArrayList<>();
             AbstractInsnNode at = i;
             int slots = 0;
             while (at != null && pushes.size() < MAX_VALUES && pushRecorder(at) == recorder) {
                 MethodInsnNode push = (MethodInsnNode) at.getNext().getNext();
+                recorderLoads.add(at);
                 loads.add(at.getNext());
                 pushes.add(push);
                 slots += Type.getArgumentTypes(push.desc)[0].getSize();
@@ -183,21 +180,14 @@ final class HugeMethodShrink {
             AbstractInsnNode last = pushes.get(pushes.size() - 1);
             InsnList call = new InsnList();
             call.add(new VarInsnNode(Opcodes.ALOAD, recorder));
-            List<AbstractInsnNode> dropped = new ArrayList<>();
-            for (AbstractInsnNode x = i; x != at; x = x.getNext()) {
-                if (!loads.contains(x)) {
-                    dropped.add(x);
-                }
-            }
             for (AbstractInsnNode load : loads) {
                 m.instructions.remove(load);
                 call.add(load);
             }
             call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, helpers.cn.name, name, desc.toString(), helpers.isInterface()));
             m.instructions.insert(last, call);
-            for (AbstractInsnNode x : dropped) {
-                m.instructions.remove(x);
-            }
+            recorderLoads.forEach(m.instructions::remove);
+            pushes.forEach(m.instructions::remove);
             grown = Math.max(grown, slots - 1);
             changed = true;
             i = at;
