@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Client side, of an echo server: sends lines until an echo is read on a MINA I/O thread (up to {@code
- * maxLines}), then, still there, completes {@code pinnedOn} with its thread's name and waits for {@code
+ * maxLines}, or for {@value ThreadClient#UNTIL_IO_THREAD_SECONDS} s if that is longer), then, still there, completes {@code pinnedOn} with its thread's name and waits for {@code
  * gate} while holding a monitor (a pinned wait in lenient mode), then sends {@code after} more lines. Returns the name of the thread each echo was read on, with
  * {@code "pinned on <thread>"} for the thread that waited for the gate.
  */
@@ -34,7 +35,9 @@ public class PinningClient implements Callable<List<String>> {
     public List<String> call() throws Exception {
         List<String> threads = new ArrayList<>();
         try (Transport t = connector.connect()) {
-            for (int i = 0; i < maxLines && !Thread.currentThread().getName().contains("NioProcessor"); i++) {
+            long start = System.nanoTime();
+            for (int i = 0; (i < maxLines || System.nanoTime() - start < TimeUnit.SECONDS.toNanos(ThreadClient.UNTIL_IO_THREAD_SECONDS))
+                    && !Thread.currentThread().getName().contains("NioProcessor"); i++) {
                 echo(t, "line " + i);
                 threads.add(Thread.currentThread().getName());
             }

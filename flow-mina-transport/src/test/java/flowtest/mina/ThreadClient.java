@@ -6,13 +6,18 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Client side, of an echo server: sends up to {@code maxLines} lines and returns, for each echo, the
  * name of the thread it was read on ({@code " daemon"} appended for a daemon thread). With {@code
- * untilIoThread}, it stops at the first echo read on a MINA I/O thread and there closes {@code toClose}.
+ * untilIoThread}, it stops at the first echo read on a MINA I/O thread and there closes {@code toClose};
+ * until then it goes on past {@code maxLines} for up to {@value #UNTIL_IO_THREAD_SECONDS} s: on a loaded
+ * machine, runs made long by a preempted thread or a collection keep a flow on workers for many lines.
  */
 public class ThreadClient implements Callable<List<String>> {
+    static final long UNTIL_IO_THREAD_SECONDS = 10;
+
     private final Connector connector;
     private final int maxLines;
     private final boolean untilIoThread;
@@ -29,7 +34,9 @@ public class ThreadClient implements Callable<List<String>> {
     public List<String> call() throws Exception {
         List<String> threads = new ArrayList<>();
         try (Transport t = connector.connect()) {
-            for (int i = 0; i < maxLines; i++) {
+            long start = System.nanoTime();
+            for (int i = 0; i < maxLines || untilIoThread
+                    && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(UNTIL_IO_THREAD_SECONDS); i++) {
                 String line = "line " + i;
                 t.writeLine(line);
                 if (!line.equals(t.readLine())) {
