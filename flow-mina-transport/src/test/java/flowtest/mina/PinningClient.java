@@ -11,9 +11,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Client side, of an echo server: sends lines until an echo is read on a MINA I/O thread (up to {@code
- * maxLines}, or for {@value ThreadClient#UNTIL_IO_THREAD_SECONDS} s if that is longer), then, still there, completes {@code pinnedOn} with its thread's name and waits for {@code
- * gate} while holding a monitor (a pinned wait in lenient mode), then sends {@code after} more lines. Returns the name of the thread each echo was read on, with
- * {@code "pinned on <thread>"} for the thread that waited for the gate.
+ * maxLines}, or for {@value ThreadClient#UNTIL_IO_THREAD_SECONDS} s if that is longer), then, still there,
+ * completes {@code pinnedOn} with its thread's name and waits for {@code gate} while holding a monitor (a
+ * pinned wait in lenient mode), then sends {@code after} more lines. Returns the name of the thread each
+ * echo was read on, with {@code "pinned on <thread>"} for the thread that waited for the gate.
  */
 public class PinningClient implements Callable<List<String>> {
     private final Connector connector;
@@ -36,7 +37,8 @@ public class PinningClient implements Callable<List<String>> {
         List<String> threads = new ArrayList<>();
         try (Transport t = connector.connect()) {
             long start = System.nanoTime();
-            for (int i = 0; (i < maxLines || System.nanoTime() - start < TimeUnit.SECONDS.toNanos(ThreadClient.UNTIL_IO_THREAD_SECONDS))
+            long within = TimeUnit.SECONDS.toNanos(ThreadClient.UNTIL_IO_THREAD_SECONDS);
+            for (int i = 0; (i < maxLines || System.nanoTime() - start < within)
                     && !Thread.currentThread().getName().contains("NioProcessor"); i++) {
                 echo(t, "line " + i);
                 threads.add(Thread.currentThread().getName());
