@@ -175,10 +175,10 @@ class FlowServerAdaptiveDispatchTest {
      */
     @Test
     void aLenientSessionsPinnedWaitOnItsIoThreadHandsTheThreadsOtherSessionsToAnotherThread() throws Exception {
-        FlowServer server = server(LENIENT, "flowtest.mina.PinsOnRequest");
-        LineSocketClient pinned = client(server);
-        LineSocketClient other = client(server);
-        String ioThread = pinOnTheIoThread(pinned, other);
+        PinnedOnIoThread p = pinOnTheIoThread(server(LENIENT, "flowtest.mina.PinsOnRequest"));
+        LineSocketClient pinned = p.pinned();
+        LineSocketClient other = p.other();
+        String ioThread = p.ioThread();
         for (int i = 0; i < 20; i++) {
             String thread = threadAnswering(other, "while pinned " + i);
             assertTrue(!thread.equals(ioThread), "answered on the blocked thread: " + thread);
@@ -195,25 +195,46 @@ class FlowServerAdaptiveDispatchTest {
         }
     }
 
+    /** Two sessions of one I/O thread, the first's flow blocked in a pinned wait there. */
+    private record PinnedOnIoThread(LineSocketClient pinned, LineSocketClient other, String ioThread) {
+    }
+
     /**
-     * Brings {@code pinned}'s and {@code other}'s sessions (of a {@code PinsOnRequest} server) to their I/O
-     * thread, then {@code pinned}'s flow into a pinned wait there; returns that thread's name.
+     * Connects two clients to {@code server} (a {@code PinsOnRequest} server), brings both sessions to their
+     * I/O thread, then the first one's flow into a pinned wait there. A run longer than a millisecond (a
+     * loaded machine) may send the flow back to a worker between its last answer on the I/O thread and the
+     * request to pin: it then pins on the worker; that pair is released and closed, and two new sessions
+     * try again (for 10 s at most).
      */
-    private String pinOnTheIoThread(LineSocketClient pinned, LineSocketClient other) throws Exception {
-        String ioThread = untilAnsweredOnTheIoThread(pinned).ioThread();
-        untilAnsweredOnTheIoThread(other);
-        long handOffs = scheduler.stats().ioLoopHandOffs();
-        pinned.send("pin");
-        Conditions.await("the flow to block in its pinned wait on the I/O thread",
-                () -> scheduler.stats().ioLoopHandOffs() == handOffs + 1, () -> scheduler.stats().toString());
-        return ioThread;
+    private PinnedOnIoThread pinOnTheIoThread(FlowServer server) throws Exception {
+        long start = System.nanoTime();
+        for (int attempt = 1; ; attempt++) {
+            LineSocketClient pinned = client(server);
+            LineSocketClient other = client(server);
+            String ioThread = untilAnsweredOnTheIoThread(pinned).ioThread();
+            untilAnsweredOnTheIoThread(other);
+            FlowStats before = scheduler.stats();
+            pinned.send("pin");
+            Conditions.await("the flow to block in its pinned wait", () -> {
+                FlowStats now = scheduler.stats();
+                return now.ioLoopHandOffs() > before.ioLoopHandOffs() || now.pinnedHandOffs() > before.pinnedHandOffs();
+            }, () -> scheduler.stats().toString());
+            if (scheduler.stats().ioLoopHandOffs() > before.ioLoopHandOffs()) {
+                return new PinnedOnIoThread(pinned, other, ioThread);
+            }
+            String released = pinned.call("released");
+            assertTrue(released != null && released.startsWith("pinned released on ") && !isIoThread(released),
+                    "a flow that pinned off its I/O thread: " + released);
+            pinned.socket.close();
+            other.socket.close();
+            assertTrue(System.nanoTime() - start < ON_THE_IO_THREAD_WITHIN_NANOS,
+                    attempt + " sessions pinned on a worker, none on the I/O thread");
+        }
     }
 
     @Test
     void aLenientSessionThatPinnedOnItsIoThreadIsResumedOnWorkersFromThenOn() throws Exception {
-        FlowServer server = server(LENIENT, "flowtest.mina.PinsOnRequest");
-        LineSocketClient c = client(server);
-        pinOnTheIoThread(c, client(server));
+        LineSocketClient c = pinOnTheIoThread(server(LENIENT, "flowtest.mina.PinsOnRequest")).pinned();
         assertTrue(c.call("x").startsWith("pinned x on "), "the pinned read's answer");
         // The run goes on on the blocked thread until the flow suspends: only the wake-ups after count.
         Conditions.await("both sessions' flows to suspend", () -> scheduler.stats().suspended() == 2,
@@ -228,9 +249,9 @@ class FlowServerAdaptiveDispatchTest {
     @Test
     void aServerStopsWhileALenientFlowIsBlockedInAPinnedWaitOnItsIoThread() throws Exception {
         FlowServer server = server(LENIENT, "flowtest.mina.PinsOnRequest");
-        LineSocketClient pinned = client(server);
-        LineSocketClient other = client(server);
-        pinOnTheIoThread(pinned, other);
+        PinnedOnIoThread p = pinOnTheIoThread(server);
+        LineSocketClient pinned = p.pinned();
+        LineSocketClient other = p.other();
         untilAnsweredOnTheIoThread(other);
         long start = System.nanoTime();
         server.close();
