@@ -35,8 +35,8 @@ public class ThreadClient implements Callable<List<String>> {
         List<String> threads = new ArrayList<>();
         try (Transport t = connector.connect()) {
             long start = System.nanoTime();
-            for (int i = 0; i < maxLines || untilIoThread
-                    && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(UNTIL_IO_THREAD_SECONDS); i++) {
+            long within = TimeUnit.SECONDS.toNanos(UNTIL_IO_THREAD_SECONDS);
+            for (int i = 0; i < maxLines || untilIoThread && System.nanoTime() - start < within; i++) {
                 String line = "line " + i;
                 t.writeLine(line);
                 if (!line.equals(t.readLine())) {
