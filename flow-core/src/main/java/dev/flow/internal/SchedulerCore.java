@@ -780,11 +780,13 @@ public final class SchedulerCore {
      * when they wake them (an I/O thread that completes a flow's read resumes the flow itself instead
      * of handing it to a worker). Flows still start on workers, and flows woken by anything else
      * (timers, sleeps, other threads) resume on workers; a flow thus moves between threads, one at a
-     * time. With {@code adaptive}, a carrier runs a woken flow inline only if its recent runs were short
-     * (at most {@link #CARRIER_RUN_LIMIT_NANOS} each, {@link FlowState#mayRunOnCarrier()}), it never
-     * blocked in a pinned wait, and, if its task was instrumented lenient (its waits may pin), the loop
-     * running on the carrier can go on on another thread while it blocks ({@link #bindCarrierLoop}); it
-     * hands every other flow to the workers. Threads are named {@code namePrefix-N}, not daemon.
+     * time. A wait already over when the carrier registers its wake-up (a sleep that ended, a future
+     * completed meanwhile) goes on on the carrier. With {@code adaptive}, a carrier runs a woken flow
+     * inline only if its recent runs were short (at most {@link #CARRIER_RUN_LIMIT_NANOS} each, {@link
+     * FlowState#mayRunOnCarrier()}), it never blocked in a pinned wait, and, if its task was instrumented
+     * lenient (its waits may pin), the loop running on the carrier can go on on another thread while it
+     * blocks ({@link #bindCarrierLoop}); it hands every other flow to the workers. Threads are named
+     * {@code namePrefix-N}, not daemon.
      */
     public ThreadFactory carrierThreadFactory(String namePrefix, boolean adaptive) {
         return carrierThreadFactory(this, namePrefix, adaptive, carrierIds, carriers);

@@ -337,6 +337,23 @@ public final class FlowServer implements AutoCloseable {
         return tcp;
     }
 
+    /**
+     * The TCP sessions whose reader's wake-up is registered on their input ({@link MinaTransport#awaitsInput()}),
+     * so that input arriving now wakes it on the I/O thread that reads it; for tests.
+     */
+    int sessionsAwaitingInput() {
+        int n = 0;
+        if (tcp != null) {
+            for (IoSession session : tcp.getManagedSessions().values()) {
+                MinaTransport t = MinaTransport.of(session);
+                if (t != null && t.awaitsInput()) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     /** The most TCP sessions that were accepted and waited to start at once since the server started. */
     int startingSessionsPeak() {
         return tcp != null ? tcp.startingSessionsPeak() : 0;

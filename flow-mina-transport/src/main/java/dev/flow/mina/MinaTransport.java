@@ -1772,6 +1772,18 @@ public final class MinaTransport implements AsyncTransport {
         return sends;
     }
 
+    /**
+     * Whether a reader's wake-up is registered on this transport's input, so that input arriving now
+     * wakes it on the thread that reads it (a flow is counted suspended a moment before); for tests.
+     */
+    boolean awaitsInput() {
+        Signal s;
+        synchronized (lock) {
+            s = waiter;
+        }
+        return s != null && s.hasActions();
+    }
+
     /** Unread bytes in the inbound buffer; for tests. */
     int bufferedBytes() {
         synchronized (lock) {

@@ -81,6 +81,11 @@ final class Signal implements Awaitable {
         }
     }
 
+    /** Whether an action waits for this signal (a flow's wake-up registered on it); for tests. */
+    synchronized boolean hasActions() {
+        return actions != null;
+    }
+
     private static void run(Runnable r) {
         try {
             r.run();

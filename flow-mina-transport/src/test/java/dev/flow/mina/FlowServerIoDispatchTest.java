@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * {@link Dispatch#IO_THREADS}: session flows woken by their input resume on the I/O processor thread
  * that read it, and move to workers for sleeps and futures completed elsewhere.
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FlowServerIoDispatchTest {
 
     private static final InetSocketAddress ANY_LOOPBACK_PORT = new InetSocketAddress(Pairs.LOOPBACK, 0);
@@ -98,6 +98,17 @@ class FlowServerIoDispatchTest {
                 () -> scheduler.stats().toString());
     }
 
+    /**
+     * Waits for {@code n} flows to suspend with their wake-ups registered on their sessions' input: a flow
+     * is counted suspended a moment before, and input arriving in between wakes it on the worker that
+     * registers it instead of on the I/O thread that reads it.
+     */
+    private void awaitWaitingForInput(FlowServer server, int n) {
+        Conditions.await(n + " flows to wait for input", () -> scheduler.stats().suspended() == n
+                && server.sessionsAwaitingInput() == n,
+                () -> scheduler.stats() + ", " + server.sessionsAwaitingInput() + " awaiting input");
+    }
+
     private static String threadOf(String reply) {
         return reply.substring(reply.indexOf(" on ") + 4);
     }
@@ -111,7 +122,7 @@ class FlowServerIoDispatchTest {
             assertTrue(c.call("hello " + i).startsWith("hello " + i + " on "));
             clients.add(c);
         }
-        awaitSuspended(50);
+        awaitWaitingForInput(server, 50);
         for (int i = 0; i < 50; i++) {
             clients.get(i).send("again " + i);
         }
@@ -126,6 +137,20 @@ class FlowServerIoDispatchTest {
         assertTrue(io.contains("NioProcessor"), "resumed on an I/O processor, not a worker: " + io);
         assertFalse(scheduler.isWorker(findThread(io)));
         assertEquals(List.of(), List.copyOf(failures));
+    }
+
+    /**
+     * Asks {@code c}'s handler to sleep 20 ms; returns its answer. A sleep already over when its wake-up is
+     * registered (the I/O thread stalled 20 ms in between, which a loaded machine can do) goes on on that
+     * thread: then it asks again, for 10 s at most.
+     */
+    private static String sleepAwayFromTheIoThread(LineSocketClient c) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        String slept;
+        do {
+            slept = c.call("sleep");
+        } while (slept != null && threadOf(slept).contains("NioProcessor") && System.nanoTime() - deadline < 0);
+        return slept;
     }
 
     private static Thread findThread(String name) {
@@ -143,10 +168,10 @@ class FlowServerIoDispatchTest {
         FlowServer server = server("flowtest.mina.ThreadEcho", later);
         LineSocketClient c = client(server);
         c.call("first");
-        awaitSuspended(1);
+        awaitWaitingForInput(server, 1);
         assertTrue(threadOf(c.call("input")).contains("NioProcessor"));
         awaitSuspended(1);
-        String slept = c.call("sleep");
+        String slept = sleepAwayFromTheIoThread(c);
         assertTrue(threadOf(slept).startsWith("io-dispatch-test-worker"), "a sleep resumes on a worker: " + slept);
         awaitSuspended(1);
         long resumed = scheduler.stats().resumed();
@@ -159,7 +184,7 @@ class FlowServerIoDispatchTest {
         later.complete("completed elsewhere");
         String joined = c.in.readLine();
         assertTrue(joined.startsWith("completed elsewhere on io-dispatch-test-worker"), joined);
-        awaitSuspended(1);
+        awaitWaitingForInput(server, 1);
         assertTrue(threadOf(c.call("back")).contains("NioProcessor"), "input resumes it on the I/O thread again");
         c.socket.shutdownOutput();
         assertNull(c.in.readLine());
@@ -179,7 +204,7 @@ class FlowServerIoDispatchTest {
 
     private void pinnedWaitsFail(FlowServer server, CompletableFuture<String> never) throws Exception {
         LineSocketClient c = client(server);
-        awaitSuspended(1);
+        awaitWaitingForInput(server, 1);
         LineSocketClient other = client(server);
         c.send("go");
         Conditions.await("the pinned wait to fail", () -> !failures.isEmpty(), failures::toString);
@@ -188,7 +213,7 @@ class FlowServerIoDispatchTest {
         assertTrue(e.getMessage().contains("flowtest.mina.PinnedOnCarrier.call"), e.getMessage());
         assertTrue(e.getMessage().contains("use the WORKERS dispatch or make the call suspend"), e.getMessage());
         assertNull(c.in.readLine(), "the failed session is closed");
-        awaitSuspended(1);
+        awaitWaitingForInput(server, 1);
         other.send("the I/O thread still serves the other sessions");
         Conditions.await("the other session's pinned wait to fail too", () -> failures.size() == 2, failures::toString);
         assertNull(other.in.readLine());
@@ -245,7 +270,9 @@ class FlowServerIoDispatchTest {
             AtomicBoolean release = new AtomicBoolean();
             Callable<String> task = LENIENT.newInstance(Callable.class, "flowtest.mina.SpinOnCarrier", t, entered, release);
             FlowHandle<String> h = scheduler.submit(task, "spinner");
-            awaitSuspended(1);
+            MinaTransport waiting = (MinaTransport) t;
+            Conditions.await("the flow to wait for input", () -> scheduler.stats().suspended() == 1
+                    && waiting.awaitsInput(), () -> scheduler.stats() + ", " + waiting.state());
             peer.getOutputStream().write("a\n".getBytes(StandardCharsets.US_ASCII));
             assertTrue(entered.await(5, TimeUnit.SECONDS));
             String dump = scheduler.dump();

@@ -160,9 +160,10 @@ class TlsTest {
             BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
             for (int i = 0; i < 20; i++) {
                 if (i > 0) {
-                    // The flow waits for this line: the input wakes it, on the I/O thread that read it.
-                    Conditions.await("the flow to wait for input", () -> scheduler.stats().suspended() == 1,
-                            () -> scheduler.stats().toString());
+                    // The flow waits for this line: the input wakes it, on the I/O thread that read it (once
+                    // its wake-up is registered; before that, the worker registering it would find the input).
+                    Conditions.await("the flow to wait for input", () -> scheduler.stats().suspended() == 1
+                            && server.sessionsAwaitingInput() == 1, () -> scheduler.stats().toString());
                 }
                 out.write(("line " + i + "\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
