@@ -5,7 +5,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.mina.core.filterchain.IoFilterChain;
+import org.apache.mina.core.service.IoConnector;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.session.IoSessionConfig;
 import org.apache.mina.transport.socket.nio.NioSession;
 
 /**
@@ -21,15 +23,27 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * thread is a {@link FlowNioProcessors.FlowNioProcessor} (which reads through this reader; MINA's own
  * processor reads through the chain, which no direct read could exclude), and not after
  * {@link #disable()} (a TLS upgrade). The system property {@value #PROPERTY} (read once per transport,
- * when its session is created) turns direct reads on: {@code always} (a reader's thread tries the socket
- * before every wait) or {@code adaptive} (see below); {@code false}, the default, leaves every read to
- * MINA's I/O thread and filter chain. Off by default because it did not measurably pay in lock-step loads
- * (bench/RESULTS.md, "Reads from the flow's own thread").
+ * when its session is created) chooses: {@code always} (a reader's thread tries the socket before every
+ * wait), {@code adaptive} (see below) or {@code false} (every read is left to MINA's I/O thread and filter
+ * chain). Unset, a connector's sessions read {@code always} and a server's do not read directly. A
+ * client's read follows its own request: a peer on the same machine woken by that request often runs on
+ * the writer's processor and answers before the writer reads (pgjdbc's selects, per connection: the reply
+ * already there at nearly every wait after the first few, or at almost none; at 500 sessions, at 10 of a
+ * session's 29 waits), which a blocking socket's reader and a virtual thread find by reading first too. A
+ * server's read waits for the peer's next request: no gain was measured there ({@code adaptive}; bench/RESULTS.md,
+ * "Reads from the flow's own thread" and "Direct reads for clients").
  *
- * <p><b>Adaptive.</b> In a lock-step exchange (a request, then its reply) the reply is rarely in the
- * kernel yet when the reader asks for it, and the try costs a system call that finds nothing. With {@code
- * adaptive}, after {@value #MISSES} tries in a row that found nothing a reader tries only one wait in
- * {@value #PROBE_EVERY}, until a try finds bytes again.
+ * <p><b>Adaptive.</b> A try that finds nothing costs a system call; one that finds bytes saves a
+ * suspension and the I/O thread's turn that would have delivered them. An adaptive reader keeps a score:
+ * a try that finds bytes adds {@value #HIT_CREDIT} (up to {@value #MAX_SCORE}), one that finds nothing
+ * takes one off. While the score is above zero it tries before every wait, so it keeps trying while at
+ * least one try in five ({@value #HIT_CREDIT} + 1) finds bytes; at zero it tries one wait in {@value
+ * #PROBE_EVERY}, until a try finds bytes again. A new reader starts at {@value #HIT_CREDIT}.
+ *
+ * <p><b>MINA's read buffer.</b> MINA allocates a buffer of the session's read buffer size for each read
+ * its I/O thread makes, also when this reader reads instead (into a buffer of its thread's) and leaves it
+ * empty; so while the reader is enabled the session's read buffer size is set to its minimum, and it
+ * is set back at {@link #disable()}.
  *
  * <p><b>Exclusion and order.</b> One read at a time per session: a reader takes the session's read flag,
  * reads once without blocking, hands the bytes to the transport (which appends them to its input) and
@@ -56,10 +70,13 @@ final class DirectReader {
     /** The system property that chooses when a reader's thread reads: {@code always}, {@code adaptive} or {@code false}. */
     static final String PROPERTY = "flow.mina.directReads";
 
-    /** Tries in a row that found nothing after which an adaptive reader probes only now and then. */
-    static final int MISSES = 2;
+    /** What a try that found bytes adds to an adaptive reader's score (a try that found nothing takes one off). */
+    static final int HIT_CREDIT = 4;
 
-    /** An adaptive reader past {@link #MISSES} tries one wait in this many. */
+    /** The highest score of an adaptive reader: how many tries in a row that find nothing it makes at most. */
+    static final int MAX_SCORE = 16;
+
+    /** An adaptive reader whose score is zero tries one wait in this many. */
     static final int PROBE_EVERY = 8;
 
     /** The most bytes one read takes: 16 KiB. */
@@ -76,10 +93,10 @@ final class DirectReader {
     /** The thread reading the session now, or {@code null}: the read flag. */
     private final AtomicReference<Thread> reading = new AtomicReference<>();
     private volatile boolean enabled = true;
-    private final boolean adaptive;
-    /** Tries in a row by the reader's thread that found nothing, and waits since; that thread only. */
-    private int misses;
-    private int skipped;
+    /** When an adaptive reader tries, or {@code null} for {@code always}. */
+    private final Tries tries;
+    /** The session's read buffer size before this reader set it to the minimum; restored by {@link #disable()}. */
+    private final int minaReadBufferSize;
 
     private DirectReader(NioSession session, SocketChannel channel, TransportIoHandler handler,
             MinaTransport transport, boolean adaptive) {
@@ -87,7 +104,10 @@ final class DirectReader {
         this.transport = transport;
         this.channel = channel;
         this.handler = handler;
-        this.adaptive = adaptive;
+        this.tries = adaptive ? new Tries() : null;
+        IoSessionConfig config = session.getConfig();
+        this.minaReadBufferSize = config.getReadBufferSize();
+        config.setReadBufferSize(Math.min(minaReadBufferSize, config.getMinReadBufferSize()));
     }
 
     /**
@@ -97,9 +117,12 @@ final class DirectReader {
      * @throws IllegalArgumentException if {@value #PROPERTY} is not {@code always}, {@code adaptive} or {@code false}
      */
     static DirectReader of(IoSession session, MinaTransport transport) {
-        String mode = System.getProperty(PROPERTY, "false");
-        if (!mode.equals("always") && !mode.equals("adaptive") && !mode.equals("false")) {
+        String mode = System.getProperty(PROPERTY);
+        if (mode != null && !mode.equals("always") && !mode.equals("adaptive") && !mode.equals("false")) {
             throw new IllegalArgumentException(PROPERTY + ": " + mode + " (expected: always, adaptive or false)");
+        }
+        if (mode == null) {
+            mode = session != null && session.getService() instanceof IoConnector ? "always" : "false";
         }
         if (!(session instanceof NioSession) || !(session.getHandler() instanceof TransportIoHandler)
                 || mode.equals("false") || !FlowNioProcessors.FlowNioProcessor.readsThroughDirectReaders(session)) {
@@ -123,14 +146,10 @@ final class DirectReader {
      * reader skips this one. The transport's one reader at a time.
      */
     void readBeforeWait() {
-        if (adaptive && misses >= MISSES && ++skipped < PROBE_EVERY) {
-            return;
-        }
-        skipped = 0;
-        if (read() > 0) {
-            misses = 0;
-        } else if (misses < MISSES) {
-            misses++;
+        if (tries == null) {
+            read();
+        } else if (tries.next()) {
+            tries.found(read() > 0);
         }
     }
 
@@ -192,10 +211,38 @@ final class DirectReader {
         for (Thread t = reading.get(); t != null && t != current; t = reading.get()) {
             Thread.onSpinWait();
         }
+        session.getConfig().setReadBufferSize(minaReadBufferSize);
     }
 
     /** Whether reads may still bypass MINA's chain. */
     boolean enabled() {
         return enabled;
+    }
+
+    /**
+     * An adaptive reader's choice of the waits before which it tries the socket (see the class comment).
+     * Not thread-safe: used by the transport's one reader at a time.
+     */
+    static final class Tries {
+        private int score = HIT_CREDIT;
+        private int skipped;
+
+        /** Whether to try before this wait; if so, {@link #found(boolean)} must follow. */
+        boolean next() {
+            if (score == 0 && ++skipped < PROBE_EVERY) {
+                return false;
+            }
+            skipped = 0;
+            return true;
+        }
+
+        /** Records what the try {@link #next()} allowed found: bytes or nothing. */
+        void found(boolean bytes) {
+            if (bytes) {
+                score = Math.min(MAX_SCORE, score + HIT_CREDIT);
+            } else if (score > 0) {
+                score--;
+            }
+        }
     }
 }

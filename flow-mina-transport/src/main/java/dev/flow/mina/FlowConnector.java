@@ -64,6 +64,11 @@ import org.apache.mina.transport.vmpipe.VmPipeConnector;
  * Builder#dispatch(Dispatch)}). The MINA connectors (and their I/O threads) are created on first use per
  * address type and released by {@link #close()}, which must not be called on another connector's or a
  * server's MINA I/O processor thread.
+ *
+ * <p><b>Reads.</b> Over TCP without TLS or filters of the user's, a read that finds nothing buffered first
+ * reads the socket on the reading thread, as a blocking socket's reader does, and waits only if the kernel
+ * has nothing: a peer on the same machine often answers before the client reads. The system property
+ * {@code flow.mina.directReads=false} leaves every read to the I/O threads.
  */
 public final class FlowConnector implements AutoCloseable {
 

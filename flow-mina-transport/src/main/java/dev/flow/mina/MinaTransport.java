@@ -56,9 +56,9 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * as the buffered part exceeds the limit; after that every read fails and the session should be
  * closed. Reading from the session (TCP and in-VM pipes) is suspended while the unread input
  * exceeds a high-water mark of at least 64 KiB, so a peer cannot make the buffer grow without bound;
- * the buffer shrinks back once a long line has been consumed. With {@code -Dflow.mina.directReads=always}
- * (or {@code adaptive}) a read that finds nothing buffered first reads the socket on its own thread
- * ({@link DirectReader}). {@link #readFully(int)} allocates its
+ * the buffer shrinks back once a long line has been consumed. Over a {@link FlowConnector}'s TCP session
+ * (by default; a server's with {@code -Dflow.mina.directReads=always} or {@code adaptive}) a read that finds
+ * nothing buffered first reads the socket on its own thread ({@link DirectReader}). {@link #readFully(int)} allocates its
  * array as the bytes arrive and, with an {@link InputBudget}, reserves it there first (a read that
  * would exceed the budget fails). When the peer shuts its output down
  * the input ends but the session stays open for writing. With an {@link

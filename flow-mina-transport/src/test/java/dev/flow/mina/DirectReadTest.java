@@ -1,6 +1,8 @@
 package dev.flow.mina;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +29,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.session.IoSessionConfig;
+import org.apache.mina.transport.socket.DefaultSocketSessionConfig;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +40,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@link DirectReader}: a reader whose input is empty reads the bytes waiting in its socket on its own
  * thread, without a turn of the session's I/O thread, on the server (a flow on a worker) and on the
- * client (a plain thread over a connector's transport), with {@code -Dflow.mina.directReads=always}.
+ * client (a plain thread over a connector's transport), with {@code -Dflow.mina.directReads=always} (set
+ * before each test). Which sessions read directly when the property is unset (a connector's, not a
+ * server's), and MINA's read buffer meanwhile.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DirectReadTest {
@@ -55,9 +61,11 @@ class DirectReadTest {
     /** Counted down when a flow holds its worker after the line "stall". */
     private final CountDownLatch flowHeld = new CountDownLatch(1);
     private final CountDownLatch releaseFlow = new CountDownLatch(1);
+    /** The server's side of {@link #connectToEcho()}'s session. */
+    private final CompletableFuture<MinaTransport> serverSide = new CompletableFuture<>();
     private FlowConnector connector;
 
-    /** The property's value before the test (direct reads are off by default). */
+    /** The property's value before the test. */
     private String property;
 
     @BeforeEach
@@ -169,6 +177,44 @@ class DirectReadTest {
         }
     }
 
+    @Test
+    void aConnectorsSessionReadsDirectlyAndAServersDoesNotWhenThePropertyIsUnset() throws Exception {
+        System.clearProperty(DirectReader.PROPERTY);
+        MinaTransport client = connectToEcho();
+        assertNotNull(client.directReader(), "the client's reader");
+        assertNull(serverSide.get(10, TimeUnit.SECONDS).directReader(), "the server's reader");
+        assertEchoes(client, "x");
+    }
+
+    @Test
+    void thePropertySetToFalseTurnsAConnectorsDirectReadsOff() throws Exception {
+        System.setProperty(DirectReader.PROPERTY, "false");
+        MinaTransport client = connectToEcho();
+        assertNull(client.directReader());
+        assertEchoes(client, "x");
+    }
+
+    @Test
+    void thePropertySetToAlwaysMakesAServersSessionsReadDirectlyToo() throws Exception {
+        MinaTransport client = connectToEcho();
+        assertNotNull(client.directReader(), "the client's reader");
+        assertNotNull(serverSide.get(10, TimeUnit.SECONDS).directReader(), "the server's reader");
+        assertEchoes(client, "x");
+    }
+
+    @Test
+    void minasReadBufferIsItsMinimumWhileASessionReadsDirectlyAndComesBackWhenItStops() throws Exception {
+        System.clearProperty(DirectReader.PROPERTY);
+        MinaTransport client = connectToEcho();
+        IoSessionConfig config = client.session().getConfig();
+        // Flow's connector leaves MINA's default read buffer size
+        int configured = new DefaultSocketSessionConfig().getReadBufferSize();
+        assertEquals(config.getMinReadBufferSize(), config.getReadBufferSize(), "while reading directly");
+        client.directReader().disable();
+        assertEquals(configured, config.getReadBufferSize(), "once MINA's chain reads again");
+        assertEchoes(client, "a line read through MINA's chain");
+    }
+
     /** Holds the calling worker until {@link #releaseFlow}, as a cold class load does. */
     private void holdFlow() {
         flowHeld.countDown();
@@ -212,5 +258,28 @@ class DirectReadTest {
 
     private static BufferedReader reader(Socket s) throws IOException {
         return new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+    }
+
+    /** A client transport of a new {@link #connector} connected to a new echo server (one line, sync mode). */
+    private MinaTransport connectToEcho() throws Exception {
+        FlowServer server = FlowServer.builder().threadPerSession().ioProcessors(1)
+                .handler(t -> {
+                    serverSide.complete((MinaTransport) t);
+                    return () -> {
+                        t.writeLine(t.readLine());
+                        t.flush();
+                        return null;
+                    };
+                })
+                .start(new InetSocketAddress(Pairs.LOOPBACK, 0));
+        servers.add(server);
+        connector = FlowConnector.builder().ioProcessors(1).build();
+        return (MinaTransport) connector.connect(server.localAddress());
+    }
+
+    private static void assertEchoes(Transport client, String line) throws Exception {
+        client.writeLine(line);
+        client.flush();
+        assertEquals(line, client.readLine());
     }
 }
