@@ -104,6 +104,12 @@ public final class SchedulerCore {
     private final AtomicReferenceArray<Worker> workers;
     /** Every worker thread started and not yet ended: the slots' and those that handed theirs off. */
     private final Set<Worker> live = ConcurrentHashMap.newKeySet();
+    /**
+     * Workers that have left {@link #live} and may still be alive for a moment (a thread is alive until
+     * its last instruction): {@link #close} and {@link #awaitTermination} join them too. Pruned of ended
+     * threads at each addition.
+     */
+    private final Queue<Worker> ending = new ConcurrentLinkedQueue<>();
     /** Workers without a slot that wait to stand in for another (the most recent first). */
     private final ConcurrentLinkedDeque<Worker> spares = new ConcurrentLinkedDeque<>();
     /** Worker threads beyond the slots: running a flow in a pinned wait, or spare. */
@@ -352,7 +358,7 @@ public final class SchedulerCore {
                     }
                 }
             } finally {
-                live.remove(this);
+                ended(this);
             }
         }
 
@@ -991,6 +997,9 @@ public final class SchedulerCore {
                         w.join();
                     }
                 }
+                for (Worker w : ending) {
+                    w.join();
+                }
                 timer.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
                 for (Thread t : timerThreads) {
                     t.join();
@@ -1023,6 +1032,18 @@ public final class SchedulerCore {
         for (FlowState f : all) {
             stop(f, false);
         }
+    }
+
+    /**
+     * Moves {@code w}, whose run is over, from {@link #live} to {@link #ending}: in that order, so that a
+     * close that finds {@code live} empty finds every worker still alive in {@code ending}.
+     */
+    private void ended(Worker w) {
+        for (Worker t = ending.peek(); t != null && !t.isAlive(); t = ending.peek()) {
+            ending.remove(t);
+        }
+        ending.add(w);
+        live.remove(w);
     }
 
     private void terminate() {
@@ -1102,6 +1123,12 @@ public final class SchedulerCore {
                 if (t.isAlive()) {
                     return false;
                 }
+            }
+        }
+        for (Thread t : ending) {
+            t.join(millisLeft(deadline) + 1);
+            if (t.isAlive()) {
+                return false;
             }
         }
         if (!timer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {

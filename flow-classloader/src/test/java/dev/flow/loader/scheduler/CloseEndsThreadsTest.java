@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code close()} returns only once every thread of the scheduler has ended: the workers, the sleep
- * wheel and the timer (whose executor reports its termination just before its last thread ends).
+ * {@code close()} returns only once every thread of the scheduler has ended: the workers (each leaves the
+ * scheduler's set of live workers just before its thread ends), the sleep wheel and the timer (whose
+ * executor reports its termination just before its last thread ends).
  */
 class CloseEndsThreadsTest {
 
@@ -20,7 +21,8 @@ class CloseEndsThreadsTest {
     @Timeout(120)
     void closeReturnsOnlyAfterTheTimerThreadHasEnded() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        for (int round = 0; round < 200 && System.nanoTime() - deadline < 0; round++) {
+        for (int r = 0; r < 200 && System.nanoTime() - deadline < 0; r++) {
+            int round = r;
             String name = "ends" + round + "x";
             FlowScheduler s = FlowScheduler.builder().workers(1).name(name).build();
             CompletableFuture<Object> later = new CompletableFuture<>();
@@ -30,7 +32,9 @@ class CloseEndsThreadsTest {
             later.complete("done");
             h.get(Duration.ofSeconds(10));
             s.close();
-            assertEquals(0, Schedulers.liveThreads(name + "-"), "round " + round + ": threads of the scheduler left");
+            String prefix = name + "-";
+            assertEquals(0, Schedulers.liveThreads(prefix), () -> "round " + round + ": threads of the scheduler left: "
+                    + Schedulers.liveThreadNames(prefix));
         }
     }
 }

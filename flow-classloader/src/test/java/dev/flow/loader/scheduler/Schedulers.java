@@ -52,6 +52,13 @@ final class Schedulers {
                 .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).count();
     }
 
+    /** The names of the live threads whose names start with {@code prefix}. */
+    static java.util.List<String> liveThreadNames(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).map(Thread::getName).sorted()
+                .collect(java.util.stream.Collectors.toList());
+    }
+
     static void assertCountsZero(FlowStats s) {
         if (s.active() != 0 || s.running() != 0 || s.suspended() != 0 || s.queued() != 0) {
             fail("counts not back to 0: " + s);
