@@ -1039,9 +1039,7 @@ public final class SchedulerCore {
      * close that finds {@code live} empty finds every worker still alive in {@code ending}.
      */
     private void ended(Worker w) {
-        for (Worker t = ending.peek(); t != null && !t.isAlive(); t = ending.peek()) {
-            ending.remove(t);
-        }
+        ending.removeIf(t -> !t.isAlive());
         ending.add(w);
         live.remove(w);
     }

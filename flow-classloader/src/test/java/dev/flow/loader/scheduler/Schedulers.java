@@ -48,8 +48,7 @@ final class Schedulers {
 
     /** The live threads whose name starts with {@code prefix}. */
     static long liveThreads(String prefix) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).count();
+        return liveThreadNames(prefix).size();
     }
 
     /** The names of the live threads whose names start with {@code prefix}. */
