@@ -20,7 +20,9 @@ for lib, rounds in rows.items():
     print('%s, %d measured rounds' % (lib, len(rounds)))
     print('| mode | wall ms | client CPU ms | server CPU ms | resumptions | MB | wall / vt | client CPU / vt | server CPU / vt |')
     print('|---|---|---|---|---|---|---|---|---|')
-    for m in ['virtual', 'continuation', 'continuation-strict']:
+    found = {m for r in rounds.values() for m in r}
+    order = ['virtual', 'virtual-instrumented', 'continuation', 'continuation-strict']
+    for m in order + sorted(found - set(order)):
         v = [r[m] for r in rounds.values() if m in r]
         if not v:
             continue

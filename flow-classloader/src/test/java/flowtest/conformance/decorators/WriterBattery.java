@@ -2,10 +2,14 @@ package flowtest.conformance.decorators;
 
 import flowtest.support.Async;
 import flowtest.support.ChunkedTransport;
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.CharArrayWriter;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -13,7 +17,8 @@ import java.util.concurrent.Callable;
  * {@code BufferedWriter} over {@code OutputStreamWriter} over a transport's output view: what reaches
  * the transport, byte for byte, before and after {@code flush()} and {@code close()}: surrogate pairs
  * split across writes, an unpaired surrogate at close, unmappable characters, small buffers, appends,
- * argument errors and a closed writer.
+ * argument errors and a closed writer; and what default-sized {@code BufferedWriter} and {@code
+ * BufferedOutputStream} pass on after each write.
  */
 public final class WriterBattery implements Callable<Object> {
 
@@ -97,6 +102,45 @@ public final class WriterBattery implements Callable<Object> {
             w.write(s.toString().toCharArray());
             w.flush();
             return before + "," + t.written().length;
+        });
+        b.step("default sizes", () -> {
+            // Made without a size, Flow's buffers start small and grow: what reaches the sink, after each write of
+            // lengths around their start and their maximum, is the JDK's.
+            CharArrayWriter chars = new CharArrayWriter();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            BufferedWriter w = new BufferedWriter(chars);
+            BufferedOutputStream o = new BufferedOutputStream(bytes);
+            StringBuilder seen = new StringBuilder();
+            int[] lengths = {1, 300, 200, 11, 600, 1, 3000, 4000, 300, 9000, 5, 8191, 1, 8192, 100, 7000, 2000};
+            for (int i = 0; i < lengths.length; i++) {
+                int n = lengths[i];
+                char[] c = new char[n];
+                Arrays.fill(c, (char) ('a' + i));
+                switch (i % 3) {
+                    case 0:
+                        w.write(c);
+                        break;
+                    case 1:
+                        w.write(new String(c));
+                        break;
+                    default:
+                        for (char x : c) {
+                            w.write(x);
+                        }
+                }
+                byte[] d = new byte[n];
+                if (i % 2 == 0) {
+                    o.write(d, 0, n);
+                } else {
+                    for (byte x : d) {
+                        o.write(x);
+                    }
+                }
+                seen.append(chars.size()).append('/').append(bytes.size()).append(' ');
+            }
+            w.flush();
+            o.flush();
+            return seen.append(chars.size()).append('/').append(bytes.size()).toString();
         });
         return b.toString();
     }

@@ -17,10 +17,11 @@ import org.apache.commons.javaflow.core.SuspendResult;
  * resumption the thread's binding is {@code null}, as without it.
  *
  * <p>Instrumented code looks the running continuation up at every method entry; the loader
- * redirects that lookup to {@link #current()}, which on Flow's threads reads a field of the thread
- * instead of the engine's thread-local (about 0.6 ns less per instrumented frame; bench/RESULTS.md).
- * The field is right only because no continuation but the flow's runs on those threads: the loader
- * refuses in-scope code that runs continuations itself. Runs on the thread resuming the flow.
+ * redirects that lookup to {@link #current()}, which reads a field of Flow's threads instead of the
+ * engine's thread-local (about 0.6 ns less per instrumented frame in a flow; on other threads, which
+ * Flow never runs a continuation on, no lookup at all: bench/RESULTS.md). The field is right only
+ * because no continuation but the flow's runs on those threads: the loader refuses in-scope code
+ * that runs continuations itself. Runs on the thread resuming the flow.
  */
 public final class Engine {
 
@@ -76,19 +77,16 @@ public final class Engine {
     }
 
     /**
-     * The recorder of the continuation running on this thread, or {@code null}: what instrumented
-     * code looks up at every method entry (the loader redirects JavaFlow's {@code StackRecorder.get()}
-     * here). On Flow's threads it is a field of the thread; elsewhere the engine's thread-local.
+     * The recorder of the flow running on this thread, or {@code null}: what instrumented code looks
+     * up at every method entry (the loader redirects JavaFlow's {@code StackRecorder.get()} here). A
+     * field of Flow's threads, the only threads Flow resumes flows on; {@code null} on any other
+     * thread, where instrumented code runs as plain code (a platform or virtual thread calling an
+     * instrumented library outside a flow pays no thread-local lookup per method), as {@link
+     * #caught()} already treats them.
      */
     public static StackRecorder current() {
         Thread t = Thread.currentThread();
-        if (t instanceof SchedulerCore.Runner) {
-            StackRecorder r = ((SchedulerCore.Runner) t).recorder;
-            if (r != null) {
-                return r;
-            }
-        }
-        return StackRecorder.get();
+        return t instanceof SchedulerCore.Runner ? ((SchedulerCore.Runner) t).recorder : null;
     }
 
     /**

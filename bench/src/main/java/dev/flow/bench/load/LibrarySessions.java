@@ -33,7 +33,7 @@ import java.util.concurrent.TimeoutException;
 import javax.net.SocketFactory;
 
 /**
- * Many concurrent client sessions of unmodified client libraries, in up to five modes, measured from inside the
+ * Many concurrent client sessions of unmodified client libraries, in up to seven modes, measured from inside the
  * client JVM: wall time, this JVM's CPU time (user + system), its peak platform-thread count, in continuation
  * mode the flows' resumptions and the library's pinned sites, the part of that CPU time its JIT compiler threads and
  * its garbage collector's threads spent ({@link ProcStats#jitAndGcCpuNanos}), and the bytes it allocated (JDK 21+).
@@ -68,15 +68,19 @@ import javax.net.SocketFactory;
  * and, asked for by name, {@code continuation-strict} (the same through a strict loader: the flows may resume on the
  * default connector's I/O threads, its default {@code Dispatch.ADAPTIVE}) and {@code continuation-strict-workers}
  * (strict, the sockets from a connector of the library's own with {@code Dispatch.WORKERS}, the connectors' default
- * before {@code ADAPTIVE}; not for pgjdbc, which takes its factory by class name). The first {@code --warmup-rounds}
- * rounds (default 3: with one, the JIT compiler was still half of both modes' CPU in the next rounds) warm up (first
- * loads, the instrumentation, JIT) and are printed apart as {@code warm-up}, not in the medians. Every session must
- * return the text of a session run alone on the main thread; each wait is bounded ({@value #WAIT_SECONDS} s per
- * session).
+ * before {@code ADAPTIVE}; not for pgjdbc, which takes its factory by class name), {@code threads-instrumented} and
+ * {@code virtual-instrumented} (the continuation mode's instrumented classes run on a platform or virtual thread per
+ * session over the JDK's sockets: outside a flow nothing suspends, so their CPU against {@code threads}' or {@code
+ * virtual}'s is what the instrumented code costs by itself, without Flow's scheduler and transport). The first {@code
+ * --warmup-rounds} rounds (default 3: with one, the JIT compiler was still half of both modes' CPU in the next
+ * rounds) warm up (first loads, the instrumentation, JIT) and are printed apart as {@code warm-up}, not in the
+ * medians. Every session must return the text of a session run alone on the main thread; each wait is bounded
+ * ({@value #WAIT_SECONDS} s per session).
  *
  * <p>Usage: {@code java -Xmx1g -cp benchmarks.jar:<library class path> dev.flow.bench.load.LibrarySessions
  * [--libraries=jedis,http,smtp,pgjdbc] [--sessions=500] [--workers=2] [--rounds=3] [--server-mode=virtual]
- * [--modes=threads,virtual,continuation,continuation-strict,continuation-strict-workers] [--warmup-rounds=3]
+ * [--modes=threads,virtual,continuation,continuation-strict,continuation-strict-workers,threads-instrumented,
+ * virtual-instrumented] [--warmup-rounds=3]
  * [--policy=immediately|adaptive|after1ms] [--max-pinned-threads=256]} (the flows' scheduler's {@code
  * maxPinnedThreads}: threads that stand in for workers blocked in pinned waits).
  * Exits 0 when every session returned the expected text, 1 otherwise. Not thread-safe: one run at a time.
@@ -86,7 +90,7 @@ public final class LibrarySessions {
     static final long WAIT_SECONDS = 300;
     /** Every mode, in the order of the usage line. */
     static final List<String> MODES = List.of("threads", "virtual", "continuation", "continuation-strict",
-            "continuation-strict-workers");
+            "continuation-strict-workers", "threads-instrumented", "virtual-instrumented");
     private static final String SERVER_JVM_ARGS = "-Xms256m -Xmx256m -XX:+UseG1GC -XX:+AlwaysPreTouch";
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** {@code getTotalThreadAllocatedBytes()} of {@link #THREADS}, a JDK 21+ method, or {@code null}. */
@@ -143,7 +147,7 @@ public final class LibrarySessions {
     /** One measured run: a library, a round, a mode. */
     record Run(Library library, int round, String mode, double wallMs, double cpuMs, double serverCpuMs, int peakThreads,
             long resumptions, int pinnedSites, double load, int failures, double jitCpuMs, double gcCpuMs,
-            double allocatedMb) {
+            double allocatedMb, boolean instrumented) {
 
         /** The client's CPU time less its JIT compilers' and its garbage collector's, or -1 if those are unknown. */
         double ownCpuMs() {
@@ -234,13 +238,15 @@ public final class LibrarySessions {
     /** Runs the warm-up rounds, then {@code rounds} measured rounds of {@code library}; returns the failed sessions. */
     int run(Library library, int rounds) throws Exception {
         for (String m : modes) {
-            if (!MODES.contains(m) || m.equals("virtual") && !VirtualThreads.available()) {
+            if (!MODES.contains(m) || m.startsWith("virtual") && !VirtualThreads.available()) {
                 throw new IllegalArgumentException("mode: " + m + " (expected: threads, continuation, continuation-strict,"
-                        + " continuation-strict-workers, or virtual on JDK 21+)");
+                        + " continuation-strict-workers, threads-instrumented, or virtual and virtual-instrumented on"
+                        + " JDK 21+)");
             }
             if (m.startsWith("continuation-strict") && library == Library.JAKARTA_MAIL) {
-                throw new IllegalArgumentException("mode: " + m + " (expected for jakarta-mail: threads, virtual or"
-                        + " continuation; a strict loader refuses Jakarta Mail, which pins at every wait)");
+                throw new IllegalArgumentException("mode: " + m + " (expected for jakarta-mail: threads, virtual,"
+                        + " continuation, threads-instrumented or virtual-instrumented; a strict loader refuses Jakarta"
+                        + " Mail, which pins at every wait)");
             }
             if (m.equals("continuation-strict-workers") && library.protocol == null) {
                 throw new IllegalArgumentException("mode: " + m + " (expected for " + library.id + ": threads, virtual,"
@@ -263,9 +269,12 @@ public final class LibrarySessions {
             ContinuationClassLoader strict = ContinuationClassLoader.builder().include(packages).strict(true).build();
             loaded.put("continuation-strict", new Loaded(strict, FlowSocketFactory.getDefault()));
             loaded.put("continuation-strict-workers", new Loaded(strict, workersConnector.socketFactory()));
+            for (String instrumented : List.of("threads-instrumented", "virtual-instrumented")) {
+                loaded.put(instrumented, new Loaded(loaded.get("continuation").loader(), null));
+            }
             String expected = String.valueOf(target.session(ClassLoader.getSystemClassLoader(), null, "alone").call());
             for (String mode : modes) {
-                if (loaded.containsKey(mode)) {
+                if (isFlow(mode)) {
                     failures += firstUse(library, target, loaded.get(mode), expected, mode);
                     break;
                 }
@@ -306,7 +315,10 @@ public final class LibrarySessions {
         return mode.startsWith("continuation");
     }
 
-    /** A continuation mode's loader of the library and the sockets its sessions connect with. */
+    /**
+     * A mode's loader of the library and the sockets its sessions connect with: Flow's for a continuation mode,
+     * {@code null} (the JDK's) for an instrumented one on threads.
+     */
     private record Loaded(ContinuationClassLoader loader, SocketFactory sockets) {
     }
 
@@ -334,12 +346,15 @@ public final class LibrarySessions {
         return failures;
     }
 
-    /** One round of {@code mode}: {@code loaded} is its loader and sockets, {@code null} for threads. */
+    /**
+     * One round of {@code mode}: {@code loaded} is its loader and sockets ({@code null} sockets: the JDK's), {@code null}
+     * for the library loaded normally.
+     */
     private Run runOnce(Library library, Target target, Loaded loaded, String expected, int round, String mode)
             throws Exception {
-        boolean flow = loaded != null;
-        ClassLoader classes = flow ? loaded.loader() : ClassLoader.getSystemClassLoader();
-        SocketFactory sockets = flow ? loaded.sockets() : null;
+        boolean flow = isFlow(mode);
+        ClassLoader classes = loaded != null ? loaded.loader() : ClassLoader.getSystemClassLoader();
+        SocketFactory sockets = loaded != null ? loaded.sockets() : null;
         List<Callable<?>> tasks = new ArrayList<>();
         for (int i = 0; i < sessions; i++) {
             tasks.add(target.session(classes, sockets, "r" + round + "m" + MODES.indexOf(mode) + "s" + i));
@@ -351,7 +366,7 @@ public final class LibrarySessions {
         long allocated0 = allocatedBytes();
         long t0 = System.nanoTime();
         long[] resumed = new long[1];
-        List<Object> results = flow ? runFlows(tasks, resumed) : runThreads(tasks, mode.equals("virtual"));
+        List<Object> results = flow ? runFlows(tasks, resumed) : runThreads(tasks, mode.startsWith("virtual"));
         long wall = System.nanoTime() - t0;
         long cpu = OS.getProcessCpuTime() - cpu0;
         long[] jitGc = ProcStats.jitAndGcCpuNanos();
@@ -373,7 +388,8 @@ public final class LibrarySessions {
         return new Run(library, round, mode, wall / 1e6, cpu / 1e6,
                 serverCpu0 < 0 || serverCpu < 0 ? -1 : (serverCpu - serverCpu0) / 1e6, peak, resumed[0], pinned,
                 OS.getSystemLoadAverage(), failures, split ? (jitGc[0] - jitGc0[0]) / 1e6 : -1,
-                split ? (jitGc[1] - jitGc0[1]) / 1e6 : -1, allocated < 0 ? -1 : allocated / 1e6);
+                split ? (jitGc[1] - jitGc0[1]) / 1e6 : -1, allocated < 0 ? -1 : allocated / 1e6,
+                tasks.get(0).getClass().getClassLoader() instanceof ContinuationClassLoader);
     }
 
     private static Method totalAllocated() {
@@ -429,6 +445,9 @@ public final class LibrarySessions {
                 }
             };
             Thread thread = virtual ? VirtualThreads.unstarted(body) : new Thread(body);
+            // The session's own loader, as a flow has its task's: the library's service lookups (Jakarta Mail's
+            // StreamProvider) find its classes, not the system class loader's copies.
+            thread.setContextClassLoader(t.getClass().getClassLoader());
             thread.start();
             threads.add(thread);
             futures.add(f);

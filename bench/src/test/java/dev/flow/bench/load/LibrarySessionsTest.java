@@ -55,6 +55,7 @@ class LibrarySessionsTest {
             } else if (r.mode().equals("continuation")) {
                 assertTrue(r.resumptions() >= SESSIONS, "each flow suspended at least once: " + r);
             }
+            assertEquals(LibrarySessions.isFlow(r.mode()), r.instrumented(), "only flows run loaded classes: " + r);
             // The process's CPU time moves in clock ticks (10 ms on Linux): a short run may read 0.
             assertTrue(r.wallMs() > 0 && r.cpuMs() >= 0, r.toString());
             if (Files.isDirectory(Path.of("/proc/self/task"))) {
@@ -87,6 +88,25 @@ class LibrarySessionsTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = LibrarySessions.Library.class, names = {"JEDIS", "JAKARTA_MAIL"})
+    void theInstrumentedModesRunTheLoadersClassesOnThreadsWhereNothingSuspends(LibrarySessions.Library library)
+            throws Exception {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        LibrarySessions bench = bench(text);
+        List<String> modes = VirtualThreads.available() ? List.of("threads-instrumented", "virtual-instrumented")
+                : List.of("threads-instrumented");
+        bench.modes(modes);
+        int failures = bench.run(library, 1);
+        System.out.print(text.toString(StandardCharsets.UTF_8));
+        assertEquals(0, failures, "failed sessions");
+        assertEquals(2 * modes.size(), bench.runs().size(), "a warm-up and a measured round of each mode");
+        for (LibrarySessions.Run r : bench.runs()) {
+            assertTrue(r.instrumented(), "the sessions' classes are the continuation loader's: " + r);
+            assertEquals(0, r.resumptions(), "threads, not flows: nothing resumed: " + r);
+        }
+    }
+
     @Test
     void pgjdbcRefusesAModeWithASocketFactoryItCannotBeGivenByClassName() {
         LibrarySessions bench = bench(new ByteArrayOutputStream());
@@ -103,8 +123,9 @@ class LibrarySessionsTest {
         bench.modes(List.of("threads", "continuation-strict"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> bench.run(LibrarySessions.Library.JAKARTA_MAIL, 1));
-        assertEquals("mode: continuation-strict (expected for jakarta-mail: threads, virtual or continuation; a strict"
-                + " loader refuses Jakarta Mail, which pins at every wait)", e.getMessage());
+        assertEquals("mode: continuation-strict (expected for jakarta-mail: threads, virtual, continuation,"
+                + " threads-instrumented or virtual-instrumented; a strict loader refuses Jakarta Mail, which pins at"
+                + " every wait)", e.getMessage());
     }
 
     @Test
