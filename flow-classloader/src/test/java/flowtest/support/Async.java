@@ -5,6 +5,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -26,18 +28,33 @@ public final class Async {
     static final long GIVE_UP_MILLIS = 30_000;
     private static final long NEVER = Long.MAX_VALUE;
     private static final long FAST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final Executor POLL = CompletableFuture.delayedExecutor(200, TimeUnit.MICROSECONDS);
-    private static final Executor SLOW_POLL = CompletableFuture.delayedExecutor(5, TimeUnit.MILLISECONDS);
-    private static final Executor FIRST = CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS);
+    /**
+     * Where delayed actions run: reused daemon threads. {@code CompletableFuture}'s own default runs each
+     * on a new thread where the common pool has one thread (2 cores), as on JDK 17: some 4,000 threads for
+     * one category's polls, several times the run time of the conformance suite on JDK 17.
+     */
+    private static final ExecutorService THREADS_FOR_LATER = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "flowtest-later");
+        t.setDaemon(true);
+        return t;
+    });
+    private static final Executor POLL = delayed(200, TimeUnit.MICROSECONDS);
+    private static final Executor SLOW_POLL = delayed(5, TimeUnit.MILLISECONDS);
+    private static final Executor FIRST = delayed(1, TimeUnit.MILLISECONDS);
 
     /** Threads fixtures ran on. */
     public static final Set<Thread> THREADS = ConcurrentHashMap.newKeySet();
 
     /** How long after {@link #runLater} its action runs. */
     static final long RUN_LATER_MILLIS = 100;
-    private static final Executor RUN_LATER = CompletableFuture.delayedExecutor(RUN_LATER_MILLIS, TimeUnit.MILLISECONDS);
+    private static final Executor RUN_LATER = delayed(RUN_LATER_MILLIS, TimeUnit.MILLISECONDS);
 
     private Async() {
+    }
+
+    /** An executor that runs each action on another thread, {@code delay} {@code unit}s after it is handed one. */
+    public static Executor delayed(long delay, TimeUnit unit) {
+        return CompletableFuture.delayedExecutor(delay, unit, THREADS_FOR_LATER);
     }
 
     /**
@@ -74,7 +91,7 @@ public final class Async {
      */
     public static <T> CompletableFuture<T> awaitedFor(T value, long millis) {
         CompletableFuture<T> f = new CompletableFuture<>();
-        Executor delay = CompletableFuture.delayedExecutor(millis, TimeUnit.MILLISECONDS);
+        Executor delay = delayed(millis, TimeUnit.MILLISECONDS);
         completeWhen(() -> f.getNumberOfDependents() > 0, NEVER, () -> delay.execute(() -> f.complete(value)));
         return f;
     }

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChunkedTransport implements AsyncTransport {
 
-    private static final Executor LATER = CompletableFuture.delayedExecutor(100, TimeUnit.MICROSECONDS);
+    private static final Executor LATER = Async.delayed(100, TimeUnit.MICROSECONDS);
 
     private final ArrayDeque<byte[]> script;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ScriptedTransport implements AsyncTransport {
 
-    private static final Executor LATER = CompletableFuture.delayedExecutor(200, TimeUnit.MICROSECONDS);
+    private static final Executor LATER = Async.delayed(200, TimeUnit.MICROSECONDS);
 
     private final ArrayDeque<String> script;
     private final IOException failure;
