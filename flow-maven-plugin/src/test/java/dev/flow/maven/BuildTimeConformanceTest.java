@@ -18,6 +18,7 @@ import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
 import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -31,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The conformance suite through build-time instrumentation: the fixture packages of every category
  * ({@link RouteConformance#SUITES}), instrumented into a classes directory as the {@code instrument} goal
  * does, run in a JVM with only Flow's runtime jars; every case's verdict equals the class loader's for the
- * same scope and mode (about 20 s per mode on a loaded 2-core machine).
+ * same scope and mode (about 20 s per mode on a loaded 2-core machine). The loader's verdicts are computed in
+ * this JVM while the classes are instrumented and run.
  */
 class BuildTimeConformanceTest {
 
@@ -46,7 +48,8 @@ class BuildTimeConformanceTest {
         List<String> scope = RouteConformance.packages(SUITES);
         ContinuationClassLoader loader = ContinuationClassLoader.builder().include(scope.toArray(new String[0])).strict(strict)
                 .build();
-        Map<String, String> expected = RouteConformance.cells(SUITES, name -> loader.newInstance(Callable.class, name));
+        FutureTask<Map<String, String>> loaders = RouteConformance.cellsMeanwhile(SUITES,
+                name -> loader.newInstance(Callable.class, name));
 
         Path classes = dir.resolve("classes");
         for (String p : scope) {
@@ -65,6 +68,7 @@ class BuildTimeConformanceTest {
                 RouteConformance.class.getName()));
         cmd.addAll(SUITES);
         ChildJvm jvm = ChildJvm.run(cmd, Duration.ofSeconds(90));
+        Map<String, String> expected = loaders.get();
         assertEquals("DONE " + expected.size(), jvm.line("DONE"), jvm.output());
         assertEquals(List.of(), RouteConformance.differences(expected, RouteConformance.parse(jvm.lines)));
     }

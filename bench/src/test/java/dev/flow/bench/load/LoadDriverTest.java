@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -18,8 +20,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Runs the load driver end to end at tiny scale (4 connections, about 5 s per run): the client
  * against a server JVM it spawns, in continuation mode and in MINA mode,
  * and checks that every validity check passes and the numbers are sane. Not a measurement.
+ *
+ * <p>The runs go side by side (three at a time, {@code junit-platform.properties}): each has its own server
+ * process and client, and spends most of its time waiting for think times and the server.
  */
 @Timeout(60)
+@Execution(ExecutionMode.CONCURRENT)
 class LoadDriverTest {
 
     private static LoadClient.Config tiny() {

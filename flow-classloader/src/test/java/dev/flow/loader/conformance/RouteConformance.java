@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -105,6 +106,19 @@ public final class RouteConformance {
             }
         }
         return out;
+    }
+
+    /**
+     * Starts {@link #cells} of {@code suites}, each fixture made by {@code make}, on a thread of its own, so
+     * that the route compared runs meanwhile (its child JVM waits on another process); {@code get} gives the
+     * cells or what failed.
+     */
+    public static FutureTask<Map<String, String>> cellsMeanwhile(List<String> suites, Function<String, Callable<?>> make) {
+        FutureTask<Map<String, String>> task = new FutureTask<>(() -> cells(suites, make));
+        Thread t = new Thread(task, "route-conformance-loader");
+        t.setDaemon(true);
+        t.start();
+        return task;
     }
 
     private static List<Case> cases(List<String> suites) throws ReflectiveOperationException {
