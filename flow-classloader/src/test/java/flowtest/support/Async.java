@@ -29,9 +29,9 @@ public final class Async {
     private static final long NEVER = Long.MAX_VALUE;
     private static final long FAST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /**
-     * Where delayed actions run: reused daemon threads. {@code CompletableFuture}'s own default runs each
-     * on a new thread where the common pool has one thread (2 cores), as on JDK 17: some 4,000 threads for
-     * one category's polls, several times the run time of the conformance suite on JDK 17.
+     * Where delayed actions run: reused daemon threads. {@code CompletableFuture}'s own default on JDK 17,
+     * where the common pool has one thread (2 cores), starts a thread per action: the overflow category's
+     * polls started some 4,000 in two runs, and the whole conformance suite took 26.9 s instead of 16.7 s.
      */
     private static final ExecutorService THREADS_FOR_LATER = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "flowtest-later");
