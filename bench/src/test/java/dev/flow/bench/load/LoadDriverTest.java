@@ -22,10 +22,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and checks that every validity check passes and the numbers are sane. Not a measurement.
  *
  * <p>The runs go side by side (three at a time, {@code junit-platform.properties}): each has its own server
- * process and client, and spends most of its time waiting for think times and the server.
+ * process and client, and spends most of its time waiting for think times and the server. Each test method says
+ * so, not the class: a class that says {@code CONCURRENT} runs beside the other test classes too, and the soak's
+ * counts of this JVM's descriptors and threads then include these runs' processes (CI failed that way once).
  */
 @Timeout(60)
-@Execution(ExecutionMode.CONCURRENT)
 class LoadDriverTest {
 
     private static LoadClient.Config tiny() {
@@ -86,6 +87,7 @@ class LoadDriverTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void continuationServerInItsOwnJvm() throws Exception {
         LoadResult r = saneEchoRun(Mode.CONTINUATION_IMMEDIATELY, "continuation-immediately");
         assertTrue(r.serverThreads > 0 && r.serverRssMb > 10, r::report);
@@ -93,6 +95,7 @@ class LoadDriverTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void minaServerInItsOwnJvm() throws Exception {
         saneEchoRun(Mode.MINA, "mina");
     }
@@ -121,6 +124,7 @@ class LoadDriverTest {
      * has them.
      */
     @ParameterizedTest(name = "{1}, pipeline {2}, against the {0} server")
+    @Execution(ExecutionMode.CONCURRENT)
     @CsvSource({
         "CONTINUATION_IMMEDIATELY, HTTP, 1",
         "SYNC, RESP_SETGET, 8",
@@ -169,6 +173,7 @@ class LoadDriverTest {
      * pinned would fail its session, and the run with it.
      */
     @ParameterizedTest(name = "{1}, pipeline {2}, against the plain handler in the {0} server")
+    @Execution(ExecutionMode.CONCURRENT)
     @CsvSource({
         "SYNC, HTTP, 1",
         "CONTINUATION_IMMEDIATELY, HTTP, 1",
@@ -202,6 +207,7 @@ class LoadDriverTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theHandlersOptionRefusesAnUnknownValueNamingIt() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> LoadClient.config(new Args(new String[] {"--protocol=http", "--handlers=tuned"})));
@@ -209,6 +215,7 @@ class LoadDriverTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theSamplesLoadLenientAndSamplesStrictLoadsThemStrict() {
         for (String protocol : List.of("http", "redis", "smtp")) {
             LoadServer.Served lenient = LoadServer.Served.of(protocol, Handlers.SAMPLES);
@@ -220,6 +227,7 @@ class LoadDriverTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void thePlainHandlersLoadStrictAndPlainLenientLoadsThemLenient() {
         for (String protocol : List.of("http", "redis")) {
             LoadServer.Served strict = LoadServer.Served.of(protocol, Handlers.PLAIN);
@@ -233,12 +241,14 @@ class LoadDriverTest {
 
     /** The SMTP sample loaded strict: a wait that pinned would fail its session, and the run with it. */
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aProtocolRunAgainstTheSmtpSampleLoadedStrictIsValid() throws Exception {
         LoadClient.Config c = protocolRun(Mode.CONTINUATION_IMMEDIATELY, LoadProtocol.SMTP, 1, Handlers.SAMPLES_STRICT);
         assertValidProtocolRun(runAgainst(Mode.CONTINUATION_IMMEDIATELY, c, new ByteArrayOutputStream()), c);
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aBrokenServerFailsTheRunLoudly() throws Exception {
         // a server that answers with the wrong line: the mismatch must make the run invalid
         try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
