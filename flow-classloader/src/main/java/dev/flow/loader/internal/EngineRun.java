@@ -111,7 +111,8 @@ public final class EngineRun {
 
     /**
      * The engine's result for {@code bytes} ({@code again}: a class it has seen in another form), its huge
-     * methods made smaller ({@link HugeMethodShrink}), or a refusal.
+     * methods made smaller ({@link HugeMethodShrink}) and its loops single-entry ({@link ReducibleLoops}), or a
+     * refusal.
      */
     private byte[] run(byte[] bytes, String again) {
         byte[] enhanced;
@@ -120,12 +121,19 @@ public final class EngineRun {
         } catch (RuntimeException e) {
             throw engineFailure(e);
         }
+        byte[] shrunk;
         try {
-            return HugeMethodShrink.shrink(enhanced);
+            shrunk = HugeMethodShrink.shrink(enhanced);
         } catch (RuntimeException e) {
             // Code of a shape the shrinking does not expect: it stays as the engine wrote it, and HugeMethods warns of it.
             LOG.debug("huge methods of a class left as the engine wrote them: {}", e.toString());
-            return enhanced;
+            shrunk = enhanced;
+        }
+        try {
+            return ReducibleLoops.apply(shrunk);
+        } catch (RuntimeException e) {
+            LOG.debug("loops of a class left with the engine's second entries: {}", e.toString());
+            return shrunk;
         }
     }
 

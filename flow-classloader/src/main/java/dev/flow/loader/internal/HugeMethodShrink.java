@@ -550,7 +550,7 @@ final class HugeMethodShrink {
     }
 
     /** A frame's locals, one element per slot (the second slot of a long or double as {@code TOP}). */
-    private static List<Object> slots(List<Object> locals) {
+    static List<Object> slots(List<Object> locals) {
         List<Object> out = new ArrayList<>();
         if (locals != null) {
             for (Object t : locals) {
