@@ -52,36 +52,49 @@ public class InstrumentedFrameBenchmark {
     Callable<Object> chain;
     FlowScheduler scheduler;
 
-    @SuppressWarnings("unchecked")
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        CompletableFuture<Integer> done = CompletableFuture.completedFuture(42);
+        chain = loaded(CHAIN, loading, CompletableFuture.completedFuture(42), depth, CALLS);
+        scheduler = AwaitResumeBenchmark.scheduler(1);
+        checkSameInAFlowWithoutSuspending(chain, scheduler);
+    }
+
+    /**
+     * A new {@code className}({@code args}), loaded {@code plain} (normally) or {@code instrumented} (through a
+     * {@code ContinuationClassLoader} over the package of the benchmarks' flows).
+     */
+    @SuppressWarnings("unchecked")
+    static Callable<Object> loaded(String className, String loading, Object... args) throws Exception {
         switch (loading) {
             case "plain":
-                Class<?> c = Class.forName(CHAIN, true, InstrumentedFrameBenchmark.class.getClassLoader());
-                chain = (Callable<Object>) c.getConstructors()[0].newInstance(done, depth, CALLS);
-                if (chain instanceof FlowTask) {
-                    throw new IllegalStateException("plain chain is instrumented");
+                Class<?> c = Class.forName(className, true, InstrumentedFrameBenchmark.class.getClassLoader());
+                Callable<Object> plain = (Callable<Object>) c.getConstructors()[0].newInstance(args);
+                if (plain instanceof FlowTask) {
+                    throw new IllegalStateException("plain " + className + " is instrumented");
                 }
-                break;
+                return plain;
             case "instrumented":
                 ContinuationClassLoader loader = ContinuationClassLoader.builder().include("dev.flow.bench.flows").build();
-                chain = loader.newInstance(Callable.class, CHAIN, done, depth, CALLS);
-                if (!(chain instanceof FlowTask) || chain.getClass().getClassLoader() != loader) {
-                    throw new IllegalStateException("instrumented chain is not a flow task of the loader: " + chain.getClass());
+                Callable<Object> instrumented = loader.newInstance(Callable.class, className, args);
+                if (!(instrumented instanceof FlowTask) || instrumented.getClass().getClassLoader() != loader) {
+                    throw new IllegalStateException("instrumented " + className + " is not a flow task of the loader: "
+                            + instrumented.getClass());
                 }
-                break;
+                return instrumented;
             default:
                 throw new IllegalArgumentException("loading: " + loading + " (expected: plain or instrumented)");
         }
-        scheduler = AwaitResumeBenchmark.scheduler(1);
-        Object direct = chain.call();
-        Object inFlow = scheduler.submit(chain).join();
+    }
+
+    /** Checks that {@code task} returns the same called directly and in a flow of {@code scheduler}, which never suspends. */
+    static void checkSameInAFlowWithoutSuspending(Callable<Object> task, FlowScheduler scheduler) throws Exception {
+        Object direct = task.call();
+        Object inFlow = scheduler.submit(task).join();
         if (!direct.equals(inFlow)) {
             throw new IllegalStateException("results differ: " + direct + " vs " + inFlow);
         }
         if (scheduler.stats().resumed() != 0) {
-            throw new IllegalStateException("the chain suspended: " + scheduler.stats());
+            throw new IllegalStateException("the flow suspended: " + scheduler.stats());
         }
     }
 

@@ -78,6 +78,22 @@ class BenchSmokeTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "instrumented"})
+    void scanLoopGivesTheSameSumInAFlowAsCalledDirectly(String loading) throws Exception {
+        for (int every : new int[] {64, 0}) {
+            InstrumentedLoopBenchmark b = new InstrumentedLoopBenchmark();
+            b.every = every;
+            b.loading = loading;
+            b.setUp(); // checks equal results and no suspension
+            try {
+                assertEquals(b.scan.call(), b.insideFlow());
+            } finally {
+                b.tearDown();
+            }
+        }
+    }
+
     @Test
     void virtualThreadReferences() throws Exception {
         assumeTrue(VirtualThreads.available(), () -> "skipped: " + VirtualThreads.reason());

@@ -111,8 +111,7 @@ public final class EngineRun {
 
     /**
      * The engine's result for {@code bytes} ({@code again}: a class it has seen in another form), its huge
-     * methods made smaller ({@link HugeMethodShrink}) and its loops single-entry ({@link ReducibleLoops}), or a
-     * refusal.
+     * methods made smaller ({@link HugeMethodShrink}), or a refusal.
      */
     private byte[] run(byte[] bytes, String again) {
         byte[] enhanced;
@@ -121,19 +120,12 @@ public final class EngineRun {
         } catch (RuntimeException e) {
             throw engineFailure(e);
         }
-        byte[] shrunk;
         try {
-            shrunk = HugeMethodShrink.shrink(enhanced);
+            return HugeMethodShrink.shrink(enhanced);
         } catch (RuntimeException e) {
             // Code of a shape the shrinking does not expect: it stays as the engine wrote it, and HugeMethods warns of it.
             LOG.debug("huge methods of a class left as the engine wrote them: {}", e.toString());
-            shrunk = enhanced;
-        }
-        try {
-            return ReducibleLoops.apply(shrunk);
-        } catch (RuntimeException e) {
-            LOG.debug("loops of a class left with the engine's second entries: {}", e.toString());
-            return shrunk;
+            return enhanced;
         }
     }
 
@@ -279,15 +271,26 @@ public final class EngineRun {
     }
 
     /**
-     * {@code enhanced}, if each method the engine instrumented (one that looks up the running
-     * continuation, {@code Engine.current()}) and each method of {@code left} verifies, every method
-     * if {@code left} is {@code null}; else a refusal naming the first that does not. The engine
-     * passes every other method through as it was prepared.
+     * {@code enhanced} with its loops made single-entry ({@link ReducibleLoops}, which reuses the class as read
+     * here), if each method the engine instrumented (one that looks up the running continuation, {@code
+     * Engine.current()}) and each method of {@code left} verifies, every method if {@code left} is {@code null};
+     * else a refusal naming the first that does not. The engine passes every other method through as it was
+     * prepared.
      */
     private static byte[] checked(byte[] enhanced, Map<String, Refusal> left) {
         ClassNode cn = new ClassNode();
         // The verifier reads neither stack map frames nor debug information.
         new ClassReader(enhanced).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+        byte[] out = enhanced;
+        try {
+            out = ReducibleLoops.apply(enhanced, cn);
+        } catch (RuntimeException e) {
+            LOG.debug("loops of a class left with the engine's second entries: {}", e.toString());
+        }
+        if (out != enhanced) {
+            cn = new ClassNode();
+            new ClassReader(out).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+        }
         for (MethodNode m : cn.methods) {
             if (left != null && !left.containsKey(m.name + m.desc) && !looksUpContinuation(m)) {
                 continue;
@@ -298,7 +301,7 @@ public final class EngineRun {
                 throw new Refusal(m.name, m.desc, "instrumented code does not verify: " + e.getMessage(), e);
             }
         }
-        return enhanced;
+        return out;
     }
 
     private static boolean looksUpContinuation(MethodNode m) {

@@ -62,6 +62,19 @@ final class ReducibleLoops {
 
     /** {@code enhanced} with the loops of its methods made single-entry, or {@code enhanced} itself if none changed. */
     static byte[] apply(byte[] enhanced) {
+        ClassNode read = new ClassNode();
+        new ClassReader(enhanced).accept(read, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+        return apply(enhanced, read);
+    }
+
+    /**
+     * {@link #apply(byte[])} given the class already read ({@code read}: frames and debug information may be
+     * skipped). Most classes have no call inside a loop, which is found from it before any other work.
+     */
+    static byte[] apply(byte[] enhanced, ClassNode read) {
+        if (read.methods.stream().noneMatch(ReducibleLoops::resumesInsideABackwardSpan)) {
+            return enhanced;
+        }
         return apply(enhanced, new HashSet<>());
     }
 
@@ -155,74 +168,115 @@ final class ReducibleLoops {
 
     // ---- control flow ---------------------------------------------------------------------------
 
-    /** The method's control flow, instruction by instruction (labels, frames and lines included), from its first. */
+    /** The method's control flow between its basic blocks, from its first. */
     private static final class Graph {
         final AbstractInsnNode[] insns;
-        final Map<AbstractInsnNode, Integer> index = new IdentityHashMap<>();
+        final InsnList list;
+        /** Each instruction's block (labels, frames and lines included). */
+        final int[] blockOf;
+        /** Each block's first instruction. */
+        final int[] firsts;
         final int[][] succ;
-        /** Reachable from the first instruction. */
+        /** Blocks reachable from the first. */
         final BitSet reached = new BitSet();
-        /** Immediate dominators (of reached nodes). */
+        /** Immediate dominators (of reached blocks). */
         int[] idom;
-        /** Reached nodes in reverse postorder, and each node's place in it. */
+        /** Reached blocks in reverse postorder, and each block's place in it. */
         int[] rpo;
         int[] order;
-        /** Edges {u, v} to a node v still on the depth-first stack when u was visited. */
+        /** Edges {u, v} to a block v still on the depth-first stack when u was visited. */
         final List<int[]> retreating = new ArrayList<>();
 
         /** The graph of {@code m}; {@code dispatch}, when given, leads to its default only (the code of normal runs). */
         Graph(MethodNode m, TableSwitchInsnNode dispatch) {
-            insns = m.instructions.toArray();
-            for (int k = 0; k < insns.length; k++) {
-                index.put(insns[k], k);
-            }
-            List<List<Integer>> out = new ArrayList<>();
-            for (int k = 0; k < insns.length; k++) {
-                List<Integer> to = new ArrayList<>(2);
-                out.add(to);
+            list = m.instructions;
+            insns = list.toArray();
+            int n = insns.length;
+            BitSet leaders = new BitSet();
+            leaders.set(0);
+            for (int k = 0; k < n; k++) {
                 AbstractInsnNode x = insns[k];
                 int op = x.getOpcode();
-                if (x instanceof JumpInsnNode) {
-                    if (op == Opcodes.JSR) {
-                        throw new IllegalStateException("jsr");
-                    }
-                    to.add(index.get(((JumpInsnNode) x).label));
-                    if (op != Opcodes.GOTO) {
-                        to.add(k + 1);
-                    }
-                } else if (x instanceof TableSwitchInsnNode) {
-                    TableSwitchInsnNode s = (TableSwitchInsnNode) x;
-                    to.add(index.get(s.dflt));
-                    if (x != dispatch) {
-                        s.labels.forEach(l -> to.add(index.get(l)));
-                    }
-                } else if (x instanceof LookupSwitchInsnNode) {
-                    LookupSwitchInsnNode s = (LookupSwitchInsnNode) x;
-                    to.add(index.get(s.dflt));
-                    s.labels.forEach(l -> to.add(index.get(l)));
-                } else if (op == Opcodes.RET) {
-                    throw new IllegalStateException("ret");
-                } else if (!(op >= Opcodes.IRETURN && op <= Opcodes.RETURN || op == Opcodes.ATHROW) && k + 1 < insns.length) {
-                    to.add(k + 1);
+                if (op == Opcodes.JSR || op == Opcodes.RET) {
+                    throw new IllegalStateException("jsr/ret");
+                }
+                for (LabelNode l : targets(x)) {
+                    leaders.set(list.indexOf(l));
+                }
+                if (x instanceof JumpInsnNode || x instanceof TableSwitchInsnNode || x instanceof LookupSwitchInsnNode
+                        || op >= Opcodes.IRETURN && op <= Opcodes.RETURN || op == Opcodes.ATHROW) {
+                    leaders.set(k + 1);
                 }
             }
             for (TryCatchBlockNode t : m.tryCatchBlocks) {
-                int handler = index.get(t.handler);
-                for (int k = index.get(t.start); k < index.get(t.end); k++) {
-                    out.get(k).add(handler);
+                leaders.set(list.indexOf(t.start));
+                leaders.set(list.indexOf(t.end));
+                leaders.set(list.indexOf(t.handler));
+            }
+            leaders.clear(n, Math.max(n, leaders.length()));
+            firsts = leaders.stream().toArray();
+            int blocks = firsts.length;
+            blockOf = new int[n];
+            for (int b = 0; b < blocks; b++) {
+                int end = b + 1 < blocks ? firsts[b + 1] : n;
+                java.util.Arrays.fill(blockOf, firsts[b], end, b);
+            }
+            List<BitSet> out = new ArrayList<>(blocks);
+            for (int b = 0; b < blocks; b++) {
+                BitSet to = new BitSet();
+                out.add(to);
+                int last = (b + 1 < blocks ? firsts[b + 1] : n) - 1;
+                AbstractInsnNode x = insns[last];
+                int op = x.getOpcode();
+                for (LabelNode l : x == dispatch ? List.of(dispatch.dflt) : targets(x)) {
+                    to.set(blockOf[list.indexOf(l)]);
+                }
+                boolean goesOn = !(op == Opcodes.GOTO || x instanceof TableSwitchInsnNode || x instanceof LookupSwitchInsnNode
+                        || op >= Opcodes.IRETURN && op <= Opcodes.RETURN || op == Opcodes.ATHROW);
+                if (goesOn && b + 1 < blocks) {
+                    to.set(b + 1);
                 }
             }
-            succ = new int[insns.length][];
-            for (int k = 0; k < insns.length; k++) {
-                succ[k] = out.get(k).stream().mapToInt(Integer::intValue).distinct().toArray();
+            for (TryCatchBlockNode t : m.tryCatchBlocks) {
+                int handler = blockOf[list.indexOf(t.handler)];
+                for (int b = blockOf[list.indexOf(t.start)]; b < blocks && firsts[b] < list.indexOf(t.end); b++) {
+                    out.get(b).set(handler);
+                }
+            }
+            succ = new int[blocks][];
+            for (int b = 0; b < blocks; b++) {
+                succ[b] = out.get(b).stream().toArray();
             }
             search();
             dominators();
         }
 
+        /** The labels {@code x} may jump to. */
+        private static List<LabelNode> targets(AbstractInsnNode x) {
+            if (x instanceof JumpInsnNode) {
+                return List.of(((JumpInsnNode) x).label);
+            }
+            if (x instanceof TableSwitchInsnNode) {
+                List<LabelNode> all = new ArrayList<>(((TableSwitchInsnNode) x).labels);
+                all.add(((TableSwitchInsnNode) x).dflt);
+                return all;
+            }
+            if (x instanceof LookupSwitchInsnNode) {
+                List<LabelNode> all = new ArrayList<>(((LookupSwitchInsnNode) x).labels);
+                all.add(((LookupSwitchInsnNode) x).dflt);
+                return all;
+            }
+            return List.of();
+        }
+
+        /** Whether instruction {@code k} is in a reached block. */
+        boolean reachedInsn(int k) {
+            return reached.get(blockOf[k]);
+        }
+
         /** Depth-first from the first instruction: what is reached, the reverse postorder, the retreating edges. */
         private void search() {
-            int n = insns.length;
+            int n = succ.length;
             int[] post = new int[n];
             int count = 0;
             int[] next = new int[n];
@@ -260,7 +314,7 @@ final class ReducibleLoops {
 
         /** Immediate dominators of the reached nodes (Cooper, Harvey and Kennedy's iteration). */
         private void dominators() {
-            int n = insns.length;
+            int n = succ.length;
             List<List<Integer>> pred = predecessors();
             idom = new int[n];
             java.util.Arrays.fill(idom, -1);
@@ -301,7 +355,7 @@ final class ReducibleLoops {
 
         List<List<Integer>> predecessors() {
             List<List<Integer>> pred = new ArrayList<>();
-            for (int k = 0; k < insns.length; k++) {
+            for (int k = 0; k < succ.length; k++) {
                 pred.add(new ArrayList<>(2));
             }
             for (int u = reached.nextSetBit(0); u >= 0; u = reached.nextSetBit(u + 1)) {
@@ -475,7 +529,7 @@ final class ReducibleLoops {
 
     /** What to change in {@code m}, or null if it stays as it is. */
     private static Plan plan(MethodNode m) {
-        if (m.instructions.size() == 0 || !hasBackwardJump(m)) {
+        if (m.instructions.size() == 0 || !resumesInsideABackwardSpan(m)) {
             return null;
         }
         Opening opening = opening(m);
@@ -505,7 +559,7 @@ final class ReducibleLoops {
             if (call < 0) {
                 return null;
             }
-            List<LabelNode> chain = chain(normal, loops, call);
+            List<LabelNode> chain = chain(normal, loops, normal.blockOf[call]);
             if (chain == null) {
                 return null;
             }
@@ -527,7 +581,7 @@ final class ReducibleLoops {
     }
 
     /**
-     * The headers of the loops around node {@code call}, outermost first, or null if one is not a label with a
+     * The headers of the loops around block {@code call}, outermost first, or null if one is not a label with a
      * frame. Headers at one place (loops that begin together) count once, as the innermost: entering one enters all.
      */
     private static List<LabelNode> chain(Graph g, Map<Integer, BitSet> loops, int call) {
@@ -541,7 +595,7 @@ final class ReducibleLoops {
         List<LabelNode> chain = new ArrayList<>();
         List<FrameNode> frames = new ArrayList<>();
         for (Map.Entry<Integer, BitSet> e : around) {
-            AbstractInsnNode h = g.insns[e.getKey()];
+            AbstractInsnNode h = g.insns[g.firsts[e.getKey()]];
             FrameNode f = h instanceof LabelNode ? frameAt((LabelNode) h) : null;
             if (f == null) {
                 return null;
@@ -624,28 +678,70 @@ final class ReducibleLoops {
         return true;
     }
 
-    /** Whether {@code m} has a jump or a handler back to an earlier instruction (a loop needs one). */
-    private static boolean hasBackwardJump(MethodNode m) {
+    /**
+     * Whether one of the calls {@code m}'s restore code resumes lies between an instruction and an earlier one it
+     * jumps back to (or a handler before the end of its try block): the calls a loop can be around. Cheap, and
+     * true whenever {@link #plan} may change the method (an unusual restore code counts as such a call).
+     */
+    private static boolean resumesInsideABackwardSpan(MethodNode m) {
+        Opening opening = opening(m);
+        if (opening == null) {
+            return false;
+        }
         InsnList insns = m.instructions;
+        List<int[]> spans = new ArrayList<>();
         for (AbstractInsnNode i : insns) {
-            if (i instanceof JumpInsnNode && insns.indexOf(((JumpInsnNode) i).label) < insns.indexOf(i)) {
-                return true;
-            }
-            if (i instanceof TableSwitchInsnNode || i instanceof LookupSwitchInsnNode) {
-                List<LabelNode> labels = i instanceof TableSwitchInsnNode ? ((TableSwitchInsnNode) i).labels : ((LookupSwitchInsnNode) i).labels;
-                for (LabelNode l : labels) {
-                    if (insns.indexOf(l) < insns.indexOf(i)) {
-                        return true;
-                    }
+            List<LabelNode> targets = i instanceof JumpInsnNode ? List.of(((JumpInsnNode) i).label)
+                    : i instanceof TableSwitchInsnNode && i != opening.dispatch ? ((TableSwitchInsnNode) i).labels
+                    : i instanceof LookupSwitchInsnNode ? ((LookupSwitchInsnNode) i).labels : List.of();
+            int at = insns.indexOf(i);
+            for (LabelNode l : targets) {
+                if (insns.indexOf(l) < at) {
+                    spans.add(new int[] {insns.indexOf(l), at});
                 }
             }
         }
         for (TryCatchBlockNode t : m.tryCatchBlocks) {
             if (insns.indexOf(t.handler) < insns.indexOf(t.end)) {
-                return true;
+                spans.add(new int[] {insns.indexOf(t.handler), insns.indexOf(t.end)});
+            }
+        }
+        if (spans.isEmpty()) {
+            return false;
+        }
+        TableSwitchInsnNode dispatch = opening.dispatch;
+        for (int k = 0; k < dispatch.labels.size(); k++) {
+            int call = calledAfterRestore(insns, dispatch.labels.get(k), dispatch.min + k);
+            for (int[] span : spans) {
+                if (call < 0 || span[0] <= call && call <= span[1]) {
+                    return true;
+                }
             }
         }
         return false;
+    }
+
+    /** Where site {@code site}'s restore code, from {@code restore}, ends with a {@code goto}: its index, or -1. */
+    private static int calledAfterRestore(InsnList insns, LabelNode restore, int site) {
+        AbstractInsnNode x = restore;
+        for (int steps = 0; x != null && steps < 100_000; steps++) {
+            if (x.getOpcode() == Opcodes.GOTO) {
+                return insns.indexOf(((JumpInsnNode) x).label);
+            }
+            if (x instanceof LookupSwitchInsnNode) {
+                int at = ((LookupSwitchInsnNode) x).keys.indexOf(site);
+                if (at < 0) {
+                    return -1;
+                }
+                x = ((LookupSwitchInsnNode) x).labels.get(at);
+            } else if (x instanceof JumpInsnNode || x instanceof TableSwitchInsnNode || x.getOpcode() == Opcodes.ATHROW
+                    || x.getOpcode() >= Opcodes.IRETURN && x.getOpcode() <= Opcodes.RETURN) {
+                return -1;
+            } else {
+                x = x.getNext();
+            }
+        }
+        return -1;
     }
 
     /**
@@ -656,8 +752,8 @@ final class ReducibleLoops {
     private static int resumedAt(Graph g, LabelNode restore, int site) {
         AbstractInsnNode x = restore;
         for (int steps = 0; x != null && steps < 100_000; steps++) {
-            int k = g.index.get(x);
-            if (g.reached.get(k)) {
+            int k = g.list.indexOf(x);
+            if (g.reachedInsn(k)) {
                 return k;
             }
             int op = x.getOpcode();
