@@ -275,12 +275,10 @@ public final class EngineRun {
      * here), if each method the engine instrumented (one that looks up the running continuation, {@code
      * Engine.current()}) and each method of {@code left} verifies, every method if {@code left} is {@code null};
      * else a refusal naming the first that does not. The engine passes every other method through as it was
-     * prepared.
+     * prepared. Loops that would not verify once made single-entry stay as the engine wrote them.
      */
     private static byte[] checked(byte[] enhanced, Map<String, Refusal> left) {
-        ClassNode cn = new ClassNode();
-        // The verifier reads neither stack map frames nor debug information.
-        new ClassReader(enhanced).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+        ClassNode cn = readForVerifier(enhanced);
         byte[] out = enhanced;
         try {
             out = ReducibleLoops.apply(enhanced, cn);
@@ -288,9 +286,26 @@ public final class EngineRun {
             LOG.debug("loops of a class left with the engine's second entries: {}", e.toString());
         }
         if (out != enhanced) {
-            cn = new ClassNode();
-            new ClassReader(out).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+            try {
+                verify(readForVerifier(out), left);
+                return out;
+            } catch (Refusal r) {
+                LOG.debug("loops of a class left with the engine's second entries, as made single-entry: {}", r.getMessage());
+            }
         }
+        verify(cn, left);
+        return enhanced;
+    }
+
+    private static ClassNode readForVerifier(byte[] b) {
+        ClassNode cn = new ClassNode();
+        // The verifier reads neither stack map frames nor debug information.
+        new ClassReader(b).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+        return cn;
+    }
+
+    /** Throws a refusal naming the first method of {@code cn} that {@link #checked} checks and does not verify. */
+    private static void verify(ClassNode cn, Map<String, Refusal> left) {
         for (MethodNode m : cn.methods) {
             if (left != null && !left.containsKey(m.name + m.desc) && !looksUpContinuation(m)) {
                 continue;
@@ -301,7 +316,6 @@ public final class EngineRun {
                 throw new Refusal(m.name, m.desc, "instrumented code does not verify: " + e.getMessage(), e);
             }
         }
-        return out;
     }
 
     private static boolean looksUpContinuation(MethodNode m) {
