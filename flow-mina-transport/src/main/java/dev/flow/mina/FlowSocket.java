@@ -370,7 +370,10 @@ final class FlowSocket extends Socket implements AsyncSocket {
         }
     }
 
-    /** Throws the JDK's exception for a stream write of a closed socket, or one whose output is shut down. */
+    /**
+     * Throws the JDK's exception for a stream write of a closed socket, or one whose output is shut down (the JDK's
+     * message there is the system's, "Broken pipe" on Linux; this one names the cause).
+     */
     void checkWritable() throws SocketException {
         if (closed) {
             throw new SocketException("Socket closed");

@@ -37,7 +37,11 @@ import javax.net.SocketFactory;
  * throws {@link UnsupportedOperationException} naming it, {@code setOOBInline(true)} and {@code
  * sendUrgentData} throw {@link java.net.SocketException}. {@code setPerformancePreferences} does nothing, as
  * in the JDK. Differences: {@code bind} before {@code connect} binds when connecting (until then {@code
- * getLocalPort()} returns the port asked for); {@code getChannel()} returns {@code null}.
+ * getLocalPort()} returns the port asked for); {@code getChannel()} returns {@code null}; a refused connect's
+ * {@link java.net.ConnectException} names the address ({@code "cannot connect to /127.0.0.1:6379: Connection
+ * refused"}; the JDK's says {@code "Connection refused"}); a connect that fails closes the socket as JDK 25's
+ * does (JDK 17's stays open); a write after {@code shutdownOutput()} throws {@code SocketException("Socket output
+ * is shutdown")} where the JDK reports the system's error ({@code "Broken pipe"} on Linux).
  *
  * <p><b>Threads.</b> Thread-safe, like socket factories; each socket is used by one thread or flow at a time.
  */
