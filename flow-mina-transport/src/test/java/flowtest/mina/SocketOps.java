@@ -177,6 +177,51 @@ public class SocketOps implements Callable<String> {
                 log.append(message(() -> s.connect(address, 200))).append(' ').append(s.isClosed());
                 return log.toString();
             }
+            case "unconnected": {
+                Socket s = factory.createSocket();
+                log.append(s.getInetAddress()).append(' ').append(s.getPort()).append(' ').append(s.getLocalPort())
+                        .append(' ').append(s.getRemoteSocketAddress()).append(' ').append(s.getLocalSocketAddress())
+                        .append(' ').append(s.isBound()).append(' ').append(s.isInputShutdown()).append(' ')
+                        .append(s.isOutputShutdown()).append(' ').append(s.getSoTimeout()).append(' ')
+                        .append(s.getSoLinger()).append(' ');
+                log.append(message(s::getInputStream)).append(' ');
+                log.append(message(s::getOutputStream)).append(' ');
+                log.append(message(s::shutdownInput)).append(' ');
+                log.append(message(s::shutdownOutput)).append(' ');
+                log.append(message(() -> s.connect(null))).append(' ');
+                log.append(message(() -> s.connect(address, -1))).append(' ');
+                // Whether the failed connect closed the socket depends on the JDK (see FlowSocketTest).
+                log.append(message(() -> s.connect(InetSocketAddress.createUnresolved("flow.invalid", 80)))).append(' ');
+                s.close();
+                log.append(message(() -> s.connect(address))).append(' ').append(s.toString().startsWith("Socket["));
+                return log.toString();
+            }
+            case "arguments": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    log.append(message(() -> s.setSendBufferSize(0))).append(' ');
+                    log.append(message(() -> s.setReceiveBufferSize(0))).append(' ');
+                    log.append(message(() -> s.setSoLinger(true, -1))).append(' ');
+                    log.append(message(() -> s.setSoLinger(true, 70000))).append(' ').append(s.getSoLinger()).append(' ');
+                    log.append(message(() -> s.setTrafficClass(256))).append(' ');
+                    log.append(message(() -> s.setOption(null, 1))).append(' ');
+                    // The JDK's message is "already connected" in 17, "Already connected" in 25.
+                    log.append(message(() -> s.connect(address)).toLowerCase(java.util.Locale.ROOT)).append(' ');
+                    log.append(message(() -> s.bind(null))).append(' ');
+                    log.append(s.toString().replace(String.valueOf(s.getLocalPort()), "L")
+                            .replace(String.valueOf(address.getPort()), "P")).append(' ');
+                    log.append(s.getRemoteSocketAddress().equals(address)).append(' ');
+                    InputStream in = s.getInputStream();
+                    s.shutdownInput();
+                    log.append(message(s::shutdownInput)).append(' ');
+                    log.append(message(in::available)).append(' ');
+                    s.close();
+                    log.append(message(in::available)).append(' ').append(s.getRemoteSocketAddress().equals(address))
+                            .append(' ').append(s.getLocalPort() > 0).append(' ').append(s.isBound()).append(' ')
+                            .append(s.toString().replace(String.valueOf(s.getLocalPort()), "L")
+                            .replace(String.valueOf(address.getPort()), "P"));
+                }
+                return log.toString();
+            }
             default:
                 throw new IllegalArgumentException("op: " + op);
         }

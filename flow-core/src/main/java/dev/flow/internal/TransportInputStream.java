@@ -1,6 +1,7 @@
 package dev.flow.internal;
 
 import dev.flow.Transport;
+import dev.flow.spi.AsyncTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
@@ -61,14 +62,17 @@ public final class TransportInputStream extends InputStream {
         return super.skip(n);
     }
 
-    /** {@link Transport#available()}: never blocks. */
+    /**
+     * {@link Transport#available()} ({@link AsyncTransport#streamAvailable()} for an async transport, which may
+     * throw as the stream it stands for would): never blocks.
+     */
     @Override
-    public int available() {
+    public int available() throws IOException {
         TransportInputStream[] probe = PROBE.get();
         if (probe != null) {
             probe[0] = this;
         }
-        return transport.available();
+        return transport instanceof AsyncTransport ? ((AsyncTransport) transport).streamAvailable() : transport.available();
     }
 
     /**

@@ -117,6 +117,17 @@ public interface AsyncTransport extends Transport {
     boolean isInputClosed();
 
     /**
+     * {@link #available()} as the transport's {@code InputStream} view reports it, which throws where the stream
+     * the transport stands for would: a {@code java.net.Socket}'s, once the socket is closed. Never blocks.
+     * Default: {@link #available()}.
+     *
+     * @throws IOException what the stream would throw
+     */
+    default int streamAvailable() throws IOException {
+        return available();
+    }
+
+    /**
      * Returns something that completes when more input (or end of stream) may be available. Already
      * complete if input arrived since the last poll.
      */

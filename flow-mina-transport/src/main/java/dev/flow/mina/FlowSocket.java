@@ -516,7 +516,7 @@ final class FlowSocket extends Socket implements AsyncSocket {
     }
 
     private void put(SocketOption<?> name, Object value) throws SocketException {
-        java.util.Objects.requireNonNull(name, "name");
+        java.util.Objects.requireNonNull(name); // the JDK's NullPointerException, no message
         checkOpen();
         checkSupported(name);
         if (transport == null) {
@@ -548,7 +548,7 @@ final class FlowSocket extends Socket implements AsyncSocket {
     @Override
     @SuppressWarnings("unchecked")
     public <T> T getOption(SocketOption<T> name) throws SocketException {
-        java.util.Objects.requireNonNull(name, "name");
+        java.util.Objects.requireNonNull(name); // the JDK's NullPointerException, no message
         checkOpen();
         checkSupported(name);
         if (transport == null) {

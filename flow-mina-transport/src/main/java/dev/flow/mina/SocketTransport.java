@@ -17,7 +17,7 @@ import org.apache.mina.core.session.IoSession;
 /**
  * The transport behind a {@link FlowSocket}'s streams: its {@link MinaTransport} with the socket's state on
  * top. The read timeout is the socket's {@code soTimeout} (set at any time; a read waiting longer throws the
- * JDK's {@code SocketTimeoutException("Read timed out")}); reads of a closed socket throw
+ * JDK's {@code SocketTimeoutException("Read timed out")}); reads (and the stream's {@code available()}) of a closed socket throw
  * the JDK's {@code SocketException("Socket closed")}, reads after {@code shutdownInput()} return end of
  * stream; writes of a closed socket, or after {@code shutdownOutput()}, throw. Everything else is the
  * MINA transport's.
@@ -194,6 +194,13 @@ final class SocketTransport implements AsyncTransport {
     @Override
     public ReadDeadlines readDeadlines() {
         return t.readDeadlines();
+    }
+
+    /** {@link #available()}, or the JDK's {@code SocketException("Socket closed")} once the socket is closed. */
+    @Override
+    public int streamAvailable() throws IOException {
+        socket.checkReadable();
+        return available();
     }
 
     @Override
