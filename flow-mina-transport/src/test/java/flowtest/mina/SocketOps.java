@@ -40,7 +40,7 @@ public class SocketOps implements Callable<String> {
                 try (s) {
                     log.append(s.isConnected()).append(' ').append(s.getPort() == address.getPort())
                             .append(' ').append(s.getInetAddress().equals(address.getAddress()))
-                            .append(' ').append(s.getLocalPort() > 0).append(' ');
+                            .append(' ').append(s.getLocalPort() > 0).append(' ').append(s.getTcpNoDelay()).append(' ');
                     writeLine(s.getOutputStream(), "echo");
                     for (int i = 0; i < 3; i++) {
                         writeLine(s.getOutputStream(), "line " + i);
@@ -227,12 +227,12 @@ public class SocketOps implements Callable<String> {
         }
     }
 
-    private static void writeLine(OutputStream out, String line) throws IOException {
+    static void writeLine(OutputStream out, String line) throws IOException {
         out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }
 
-    private static String readLine(InputStream in) throws IOException {
+    static String readLine(InputStream in) throws IOException {
         StringBuilder b = new StringBuilder();
         for (int c = in.read(); c != '\n'; c = in.read()) {
             if (c < 0) {
@@ -244,7 +244,7 @@ public class SocketOps implements Callable<String> {
     }
 
     /** What {@code call} throws: its type and message, or "none". */
-    private static String message(IoCall call) {
+    static String message(IoCall call) {
         try {
             call.run();
             return "none";

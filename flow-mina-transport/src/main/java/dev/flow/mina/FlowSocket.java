@@ -39,6 +39,13 @@ import org.apache.mina.transport.socket.nio.NioSession;
 final class FlowSocket extends Socket implements AsyncSocket {
 
     private static final String CLOSED = "Socket is closed";
+    /**
+     * Options a {@code java.net.Socket} starts with where Flow's sessions do not, set on the connection unless
+     * the socket's user set them first: Flow's connectors and servers turn Nagle's algorithm off ({@code
+     * TCP_NODELAY} on) for its transports, the JDK's sockets leave it on.
+     */
+    private static final Map<SocketOption<?>, Object> JDK_DEFAULTS =
+            Map.of(StandardSocketOptions.TCP_NODELAY, Boolean.FALSE);
 
     private final FlowConnector connector;
     /** Options set before the connection exists, applied when it does. Guarded by this. */
@@ -78,8 +85,12 @@ final class FlowSocket extends Socket implements AsyncSocket {
     static FlowSocket accepted(MinaTransport t) throws SocketException {
         FlowSocket s = new FlowSocket(null, t.config());
         s.connected(t);
+        for (Map.Entry<SocketOption<?>, Object> e : JDK_DEFAULTS.entrySet()) {
+            s.set(e.getKey(), e.getValue());
+        }
         return s;
     }
+
 
     private void connected(MinaTransport t) {
         IoSession session = t.session();
@@ -171,6 +182,7 @@ final class FlowSocket extends Socket implements AsyncSocket {
             options = new LinkedHashMap<>(pending);
             pending.clear();
         }
+        JDK_DEFAULTS.forEach(options::putIfAbsent);
         for (Map.Entry<SocketOption<?>, Object> e : options.entrySet()) {
             set(e.getKey(), e.getValue());
         }

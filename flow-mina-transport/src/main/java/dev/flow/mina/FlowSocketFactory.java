@@ -33,7 +33,8 @@ import javax.net.SocketFactory;
  * closed")} (stream reads and writes: {@code "Socket closed"}), as the JDK's. The options of a TCP {@link
  * java.nio.channels.SocketChannel} ({@code TCP_NODELAY}, {@code SO_KEEPALIVE}, {@code SO_LINGER}, {@code
  * SO_SNDBUF}, {@code SO_RCVBUF}, {@code SO_REUSEADDR}, {@code IP_TOS}, ...) are set on the connection (set
- * before {@code connect}, they are applied as soon as it is established); {@code setOption} of any other
+ * before {@code connect}, they are applied as soon as it is established), and start as the JDK's do ({@code
+ * TCP_NODELAY} off, where Flow's own transports turn it on); {@code setOption} of any other
  * throws {@link UnsupportedOperationException} naming it, {@code setOOBInline(true)} and {@code
  * sendUrgentData} throw {@link java.net.SocketException}. {@code setPerformancePreferences} does nothing, as
  * in the JDK. Differences: {@code bind} before {@code connect} binds when connecting (until then {@code

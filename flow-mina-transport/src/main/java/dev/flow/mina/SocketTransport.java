@@ -17,10 +17,11 @@ import org.apache.mina.core.session.IoSession;
 /**
  * The transport behind a {@link FlowSocket}'s streams: its {@link MinaTransport} with the socket's state on
  * top. The read timeout is the socket's {@code soTimeout} (set at any time; a read waiting longer throws the
- * JDK's {@code SocketTimeoutException("Read timed out")}); reads (and the stream's {@code available()}) of a closed socket throw
- * the JDK's {@code SocketException("Socket closed")}, reads after {@code shutdownInput()} return end of
- * stream; writes of a closed socket, or after {@code shutdownOutput()}, throw. Everything else is the
- * MINA transport's.
+ * JDK's {@code SocketTimeoutException("Read timed out")}); reads, and the stream's {@code available()}, of a
+ * closed socket throw the JDK's {@code SocketException("Socket closed")}, except that once a read has returned
+ * end of stream every later read returns it, as the JDK's do; reads after {@code shutdownInput()} return end of
+ * stream; writes of a closed socket, or after {@code shutdownOutput()}, throw. Everything else is the MINA
+ * transport's.
  *
  * <p><b>Threads.</b> Used by one thread or flow at a time, like the socket; {@link #closeConnection()} from any.
  */
@@ -30,6 +31,8 @@ final class SocketTransport implements AsyncTransport {
     private final MinaTransport t;
     /** {@link MinaTransport#config()} with the socket's read timeout. */
     private volatile TransportConfig config;
+    /** Whether a read has returned end of stream. */
+    private volatile boolean endOfStream;
 
     SocketTransport(FlowSocket socket, MinaTransport t) {
         this.socket = socket;
@@ -163,14 +166,28 @@ final class SocketTransport implements AsyncTransport {
         return t.pollLine(terminator, maxLength);
     }
 
+    /**
+     * End of stream, then {@code -1} from every later read, even of a closed socket (the JDK's socket stream
+     * remembers its end of stream so); otherwise as the MINA transport's.
+     */
     @Override
     public int pollRead(byte[] dst, int off, int len) throws IOException {
+        if (endOfStream) {
+            java.util.Objects.checkFromIndexSize(off, len, dst.length);
+            return -1;
+        }
         socket.checkReadable();
+        int n;
         if (socket.isInputShutdown()) {
             java.util.Objects.checkFromIndexSize(off, len, dst.length);
-            return len > 0 ? -1 : 0;
+            n = len > 0 ? -1 : 0;
+        } else {
+            n = t.pollRead(dst, off, len);
         }
-        return t.pollRead(dst, off, len);
+        if (n < 0) {
+            endOfStream = true;
+        }
+        return n;
     }
 
     @Override

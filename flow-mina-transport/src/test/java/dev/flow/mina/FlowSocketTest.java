@@ -157,7 +157,7 @@ class FlowSocketTest {
     }
 
     private static final String[] EXPECTED = {
-        "echo", "false false true true true true line 0;line 1;line 2; true",
+        "echo", "false false true true true true false line 0;line 1;line 2; true",
         "createSocket", "true hi",
         "soTimeout", "200 timed out: Read timed out;late after go",   // the JDK's message
         "shutdownOutput", "true 5 bytes -1 [SocketException: Socket output is shutdown] "

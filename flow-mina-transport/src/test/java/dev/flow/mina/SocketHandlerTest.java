@@ -128,6 +128,62 @@ class SocketHandlerTest {
         exchange("LineSum", serverMode, clientMode, LINES);
     }
 
+    /** The client of {@code flowtest.mina.AcceptedSocketOps}, on the test thread over a JDK socket: what it read. */
+    private static String acceptedSocketClient(InetSocketAddress to) throws Exception {
+        try (java.net.Socket c = new java.net.Socket(to.getAddress(), to.getPort())) {
+            c.setSoTimeout(20_000);
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(c.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            java.io.OutputStream out = c.getOutputStream();
+            out.write("hello\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String ok = in.readLine();
+            out.write("more\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return ok + " " + in.readLine() + " " + in.readLine();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"jdk", "sync", "strict"})
+    void anAcceptedSocketBehavesAsTheJdksAcceptedSocket(String mode) throws Exception {
+        java.util.concurrent.BlockingQueue<String> seen = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.function.Consumer<String> sink = seen::add;
+        String client;
+        if (mode.equals("jdk")) {
+            try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, Pairs.LOOPBACK)) {
+                Thread t = new Thread(() -> {
+                    try {
+                        new flowtest.mina.AcceptedSocketOps(server.accept(), sink).run();
+                    } catch (java.io.IOException e) {
+                        seen.add("accept failed: " + e);
+                    }
+                }, "jdk-accepted-socket");
+                t.setDaemon(true);
+                t.start();
+                client = acceptedSocketClient(new InetSocketAddress(Pairs.LOOPBACK, server.getLocalPort()));
+            }
+        } else {
+            FlowServer.Builder b = FlowServer.builder().ioProcessors(1).onFailure((tr, e) -> failures.add(e));
+            if (mode.equals("sync")) {
+                b.threadPerSession().handler(flowtest.mina.AcceptedSocketOps.class, sink);
+            } else {
+                b.scheduler(scheduler).handler(STRICT, "flowtest.mina.AcceptedSocketOps", sink);
+            }
+            FlowServer server = b.start(ANY_LOOPBACK_PORT);
+            servers.add(server);
+            long resumedBefore = scheduler.stats().resumed();
+            client = acceptedSocketClient((InetSocketAddress) server.localAddress());
+            if (mode.equals("strict")) {
+                assertTrue(scheduler.stats().resumed() > resumedBefore, () -> "no flow suspended: " + scheduler.stats());
+            }
+        }
+        assertEquals("ok bye null", client);
+        assertEquals("true true false true true true true 0 false false -1 false "
+                + "Socket[addr=/127.0.0.1,port=P,localport=L] hello timed out: Read timed out more true -1 0 true true "
+                + "true true true [SocketException: Socket is closed] none [SocketException: Socket closed] "
+                + "[SocketException: Socket closed] [SocketException: Socket is closed]",
+                seen.poll(20, TimeUnit.SECONDS));
+    }
+
     @Test
     void aSocketHandlerIsRefusedOnAnInVmAddress() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> FlowServer.builder().threadPerSession()
