@@ -222,6 +222,42 @@ public class SocketOps implements Callable<String> {
                 }
                 return log.toString();
             }
+            case "streams": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream();
+                    log.append(message(() -> in.read(new byte[4], 3, 5))).append(' ');
+                    log.append(thrown(() -> in.read(null, 0, 1))).append(' '); // the JDK's message names its parameter
+                    log.append(message(() -> out.write(new byte[4], 3, 5))).append(' ');
+                    log.append(thrown(() -> out.write(null, 0, 1))).append(' ');
+                    log.append(in.read(new byte[4], 0, 0)).append(' ').append(in.skip(-1)).append(' ').append(in.skip(0))
+                            .append(' ');
+                    log.append(in.markSupported()).append(' ').append(message(in::reset)).append(' ');
+                    log.append(s.getInputStream() == in).append(' ').append(s.getOutputStream() == out).append(' ');
+                    writeLine(out, "echo");
+                    writeLine(out, "abc");
+                    byte[] b = new byte[2];
+                    log.append(in.read(b)).append(new String(b, StandardCharsets.US_ASCII)).append(' ');
+                    log.append(in.skip(1)).append(' ').append(in.read()).append(' ');
+                    // A read of a socket another thread closes: the transcript is the same whether the close comes
+                    // before the read or while it waits; the delay makes the second the usual case.
+                    Thread closer = new Thread(() -> {
+                        try {
+                            Thread.sleep(200);
+                            s.close();
+                        } catch (Exception e) {
+                            // the transcript shows the reader's side
+                        }
+                    });
+                    closer.start();
+                    log.append(message(in::read)).append(' ');
+                    closer.join();
+                    log.append(s.isClosed()).append(' ').append(message(() -> in.read())).append(' ')
+                            .append(message(in::close)).append(' ').append(message(out::close)).append(' ')
+                            .append(message(out::flush));
+                }
+                return log.toString();
+            }
             default:
                 throw new IllegalArgumentException("op: " + op);
         }
@@ -250,6 +286,16 @@ public class SocketOps implements Callable<String> {
             return "none";
         } catch (Exception e) {
             return "[" + e.getClass().getSimpleName() + ": " + e.getMessage() + "]";
+        }
+    }
+
+    /** The type of what {@code call} throws, or "none". */
+    static String thrown(IoCall call) {
+        try {
+            call.run();
+            return "none";
+        } catch (Exception e) {
+            return e.getClass().getSimpleName();
         }
     }
 

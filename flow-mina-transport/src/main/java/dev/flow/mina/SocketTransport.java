@@ -273,10 +273,10 @@ final class SocketTransport implements AsyncTransport {
         return t.writeTextAsync(text);
     }
 
+    /** Nothing to do once the socket is closed: a JDK socket stream's {@code flush()} does nothing and never throws. */
     @Override
     public Awaitable flushAsync() throws IOException {
-        socket.checkReadable();
-        return t.flushAsync();
+        return socket.isClosed() ? Signal.DONE : t.flushAsync();
     }
 
     @Override

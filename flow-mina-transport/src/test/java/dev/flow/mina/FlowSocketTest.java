@@ -181,6 +181,10 @@ class FlowSocketTest {
                 + "[socketexception: already connected] [SocketException: Already bound] "
                 + "Socket[addr=/127.0.0.1,port=P,localport=L] true [SocketException: Socket input is already shutdown] none "
                 + "[SocketException: Socket closed] true true true Socket[addr=/127.0.0.1,port=P,localport=L]",
+        "streams", "[IndexOutOfBoundsException: Range [3, 3 + 5) out of bounds for length 4] NullPointerException "
+                + "[IndexOutOfBoundsException: Range [3, 3 + 5) out of bounds for length 4] NullPointerException 0 0 0 false "
+                + "[IOException: mark/reset not supported] true true 2ab 1 10 [SocketException: Socket closed] true "
+                + "[SocketException: Socket closed] none none none",
     };
 
     /**
@@ -206,7 +210,7 @@ class FlowSocketTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
-        "shutdownInput", "options", "closed", "unconnected", "arguments"})
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams"})
     void aSocketScenarioGivesTheSameTranscriptInSyncAndContinuationMode(String op) throws Exception {
         assertEquals(expected(op), sync(op, address()), "sync");
         long resumedBefore = scheduler.stats().resumed();
@@ -218,7 +222,7 @@ class FlowSocketTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
-        "shutdownInput", "options", "closed", "unconnected", "arguments"})
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams"})
     void theJdksOwnSocketsGiveTheSameTranscriptButForTheDocumentedDifferences(String op) throws Exception {
         String jdk = expected(op);
         for (int i = 0; i < JDK_DIFFERENCES.length; i += 3) {
