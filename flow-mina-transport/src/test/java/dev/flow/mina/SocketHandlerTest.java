@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A {@link FlowServer} handler that takes a {@code java.net.Socket}, and its client over {@link
@@ -143,7 +144,7 @@ class SocketHandlerTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"jdk", "sync", "strict"})
+    @ValueSource(strings = {"jdk", "sync", "strict"})
     void anAcceptedSocketBehavesAsTheJdksAcceptedSocket(String mode) throws Exception {
         java.util.concurrent.BlockingQueue<String> seen = new java.util.concurrent.LinkedBlockingQueue<>();
         java.util.function.Consumer<String> sink = seen::add;
