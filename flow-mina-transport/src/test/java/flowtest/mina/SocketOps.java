@@ -258,6 +258,18 @@ public class SocketOps implements Callable<String> {
                 }
                 return log.toString();
             }
+            case "reset": {
+                try (Socket s = factory.createSocket(address.getAddress(), address.getPort())) {
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream();
+                    writeLine(out, "reset");
+                    log.append(message(in::read)).append(' ').append(message(in::read)).append(' ')
+                            .append(message(in::available)).append(' ').append(message(() -> out.write(1))).append(' ')
+                            .append(message(() -> out.write(1))).append(' ').append(s.isClosed()).append(' ')
+                            .append(s.isConnected()).append(' ').append(message(s::shutdownOutput));
+                }
+                return log.toString();
+            }
             default:
                 throw new IllegalArgumentException("op: " + op);
         }

@@ -42,7 +42,10 @@ import javax.net.SocketFactory;
  * {@link java.net.ConnectException} names the address ({@code "cannot connect to /127.0.0.1:6379: Connection
  * refused"}; the JDK's says {@code "Connection refused"}); a connect that fails closes the socket as JDK 25's
  * does (JDK 17's stays open); a write after {@code shutdownOutput()} throws {@code SocketException("Socket output
- * is shutdown")} where the JDK reports the system's error ({@code "Broken pipe"} on Linux).
+ * is shutdown")}, and one after the peer reset the connection {@code SocketException("Connection reset")}, where
+ * the JDK reports the system's error ({@code "Broken pipe"} on Linux). A failed connection's reads and writes
+ * throw {@link java.net.SocketException}s with the system's message, as the JDK's (Flow's exception naming the
+ * peer is their cause).
  *
  * <p><b>Threads.</b> Thread-safe, like socket factories; each socket is used by one thread or flow at a time.
  */

@@ -87,7 +87,8 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * every transport: everything written so far has been handed to the network) waits only while
  * writes are still queued; it costs nothing when they are not. A failed write-behind is reported
  * by the next write or flush, every failure of the session in one exception (the first, with the
- * others suppressed). A write or flush that exceeds the write timeout closes the session at once
+ * others suppressed); once the connection has failed (a read saw the peer's reset), every write and flush
+ * throws at once. A write or flush that exceeds the write timeout closes the session at once
  * ({@code closeNow}): bytes still queued are dropped. {@link #close()} lets the accepted writes go
  * out, then closes the session.
  *
@@ -155,7 +156,8 @@ public final class MinaTransport implements AsyncTransport {
     private boolean eof;
     /** Written under lock; volatile (like {@link #ended}) so that writes can check it without the lock. */
     private volatile boolean closed;
-    private IOException failure;
+    /** The connection's failure; written under lock, volatile so that writes can check it without the lock. */
+    private volatile IOException failure;
     /** Why the session was ended from this side (server stopped, idle), for reads and writes. */
     private volatile IOException ended;
     private Signal waiter;
@@ -1404,9 +1406,12 @@ public final class MinaTransport implements AsyncTransport {
         throw e;
     }
 
-    /** Throws if the session was ended from this side or the transport closed; without the lock (both are final states). */
+    /**
+     * Throws if the session was ended from this side, the connection failed (a reset seen by a read: what is
+     * written now could only be dropped) or the transport closed; without the lock (all are final states).
+     */
     private void checkWritable() throws IOException {
-        IOException why = ended;
+        IOException why = ended != null ? ended : failure;
         if (why != null) {
             throw new IOException("connection to " + remoteAddress() + " failed: " + why.getMessage(), why);
         }

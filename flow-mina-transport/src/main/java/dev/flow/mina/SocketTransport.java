@@ -10,6 +10,7 @@ import dev.flow.spi.ByteScanner;
 import dev.flow.spi.ReadDeadlines;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import org.apache.mina.core.session.IoSession;
@@ -163,7 +164,11 @@ final class SocketTransport implements AsyncTransport {
         if (socket.isInputShutdown()) {
             return null;
         }
-        return t.pollLine(terminator, maxLength);
+        try {
+            return t.pollLine(terminator, maxLength);
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
     }
 
     /**
@@ -182,7 +187,11 @@ final class SocketTransport implements AsyncTransport {
             java.util.Objects.checkFromIndexSize(off, len, dst.length);
             n = len > 0 ? -1 : 0;
         } else {
-            n = t.pollRead(dst, off, len);
+            try {
+                n = t.pollRead(dst, off, len);
+            } catch (IOException e) {
+                throw asJdks(e);
+            }
         }
         if (n < 0) {
             endOfStream = true;
@@ -196,7 +205,11 @@ final class SocketTransport implements AsyncTransport {
         if (socket.isInputShutdown()) {
             return n > 0 ? -1 : 0;
         }
-        return t.pollSkip(n);
+        try {
+            return t.pollSkip(n);
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
     }
 
     @Override
@@ -205,7 +218,11 @@ final class SocketTransport implements AsyncTransport {
         if (socket.isInputShutdown()) {
             return -1;
         }
-        return t.pollScan(scanner);
+        try {
+            return t.pollScan(scanner);
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
     }
 
     @Override
@@ -258,30 +275,68 @@ final class SocketTransport implements AsyncTransport {
     @Override
     public Awaitable writeLineAsync(String line) throws IOException {
         socket.checkWritable();
-        return t.writeLineAsync(line);
+        try {
+            return t.writeLineAsync(line);
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
     }
 
     @Override
     public Awaitable writeAsync(byte[] src, int off, int len) throws IOException {
         socket.checkWritable();
-        return t.writeAsync(src, off, len);
+        try {
+            return t.writeAsync(src, off, len);
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
     }
 
     @Override
     public Awaitable writeTextAsync(String text) throws IOException {
         socket.checkWritable();
-        return t.writeTextAsync(text);
+        try {
+            return t.writeTextAsync(text);
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
     }
 
     /** Nothing to do once the socket is closed: a JDK socket stream's {@code flush()} does nothing and never throws. */
     @Override
     public Awaitable flushAsync() throws IOException {
-        return socket.isClosed() ? Signal.DONE : t.flushAsync();
+        if (socket.isClosed()) {
+            return Signal.DONE;
+        }
+        try {
+            return t.flushAsync();
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
     }
 
     @Override
     public void checkWrite(Awaitable write) throws IOException {
-        t.checkWrite(write);
+        try {
+            t.checkWrite(write);
+        } catch (IOException e) {
+            throw asJdks(e);
+        }
+    }
+
+    /**
+     * {@code e} as the JDK's socket streams report a failed connection: the system's error (a {@link
+     * SocketException} such as "Connection reset", {@code e}'s cause) as a {@code SocketException} of that message
+     * with {@code e}, which names the peer, as its cause; any other exception as it is.
+     */
+    private static IOException asJdks(IOException e) {
+        Throwable cause = e.getCause();
+        if (e instanceof SocketException || !(cause instanceof SocketException)) {
+            return e;
+        }
+        SocketException s = new SocketException(cause.getMessage());
+        s.initCause(e);
+        return s;
     }
 
     @Override

@@ -113,6 +113,9 @@ class FlowSocketTest {
                 }
                 awaitMayReply();
                 out.print(n + " bytes\n");
+            } else if ("reset".equals(mode)) {
+                s.setSoLinger(true, 0); // the close below resets the connection instead of ending it
+                return;
             } else if ("echo".equals(mode)) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
                     awaitMayReply();
@@ -185,6 +188,8 @@ class FlowSocketTest {
                 + "[IndexOutOfBoundsException: Range [3, 3 + 5) out of bounds for length 4] NullPointerException 0 0 0 false "
                 + "[IOException: mark/reset not supported] true true 2ab 1 10 [SocketException: Socket closed] true "
                 + "[SocketException: Socket closed] none none none",
+        "reset", "[SocketException: Connection reset] [SocketException: Connection reset] none "
+                + "[SocketException: Connection reset] [SocketException: Connection reset] false true none",
     };
 
     /**
@@ -194,6 +199,9 @@ class FlowSocketTest {
     private static final String[] JDK_DIFFERENCES = {
         // A write after shutdownOutput(): the JDK reports the system's EPIPE, Flow names the cause.
         "shutdownOutput", "[SocketException: Socket output is shutdown] [", "[SocketException: Broken pipe] [",
+        // A write after the peer reset the connection: the JDK reports the system's EPIPE, Flow the reset.
+        "reset", "none [SocketException: Connection reset] [SocketException: Connection reset] false",
+        "none [SocketException: Broken pipe] [SocketException: Broken pipe] false",
         // Urgent data: the JDK sends and receives it, Flow refuses both by name.
         "options", "[SocketException: SO_OOBINLINE: true (expected: false; Flow sockets do not receive urgent data)] "
                 + "[SocketException: sendUrgentData: not supported (Flow sockets send no TCP urgent data)]", "none none",
@@ -210,7 +218,7 @@ class FlowSocketTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
-        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams"})
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "reset"})
     void aSocketScenarioGivesTheSameTranscriptInSyncAndContinuationMode(String op) throws Exception {
         assertEquals(expected(op), sync(op, address()), "sync");
         long resumedBefore = scheduler.stats().resumed();
@@ -222,7 +230,7 @@ class FlowSocketTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
-        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams"})
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "reset"})
     void theJdksOwnSocketsGiveTheSameTranscriptButForTheDocumentedDifferences(String op) throws Exception {
         String jdk = expected(op);
         for (int i = 0; i < JDK_DIFFERENCES.length; i += 3) {

@@ -58,6 +58,19 @@ class MinaTransportTest {
     }
 
     @Test
+    void aWriteAfterThePeerResetTheConnectionThrowsAtOnceInsteadOfBeingQueued() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        p.peer.socket().setSoLinger(true, 0);
+        p.peer.socket().close();
+        IOException read = assertThrows(IOException.class, p.transport::readLine);
+        assertTrue(read.getMessage().endsWith("failed: Connection reset"), read.getMessage());
+        IOException write = assertThrows(IOException.class, () -> p.transport.writeLine("dropped"));
+        assertEquals(read.getMessage(), write.getMessage());
+        assertSame(read.getCause(), write.getCause(), "the connection's failure");
+        assertThrows(IOException.class, p.transport::flush);
+    }
+
+    @Test
     void inputReadyCompletesWhenThePeerCloses() throws Exception {
         Pairs.Pipe p = pairs.pipe(TransportConfig.DEFAULT);
         Awaitable ready = p.transport.inputReady();
