@@ -264,7 +264,8 @@ public class SocketOps implements Callable<String> {
                     OutputStream out = s.getOutputStream();
                     writeLine(out, "reset");
                     log.append(message(in::read)).append(' ').append(message(in::read)).append(' ')
-                            .append(message(in::available)).append(' ').append(message(() -> out.write(1))).append(' ')
+                            .append(message(in::available)).append(' ').append(message(out::flush)).append(' ')
+                            .append(message(() -> out.write(1))).append(' ')
                             .append(message(() -> out.write(1))).append(' ').append(s.isClosed()).append(' ')
                             .append(s.isConnected()).append(' ').append(message(s::shutdownOutput));
                 }

@@ -87,8 +87,9 @@ import org.apache.mina.transport.socket.nio.NioSession;
  * every transport: everything written so far has been handed to the network) waits only while
  * writes are still queued; it costs nothing when they are not. A failed write-behind is reported
  * by the next write or flush, every failure of the session in one exception (the first, with the
- * others suppressed); once the connection has failed (a read saw the peer's reset), every write and flush
- * throws at once. A write or flush that exceeds the write timeout closes the session at once
+ * others suppressed); once the connection has failed (the peer reset it), every write throws at once, and so
+ * does a flush that still has writes held back (a flush with nothing left to send does not, as a JDK socket's
+ * does not). A write or flush that exceeds the write timeout closes the session at once
  * ({@code closeNow}): bytes still queued are dropped. {@link #close()} lets the accepted writes go
  * out, then closes the session.
  *
@@ -158,6 +159,8 @@ public final class MinaTransport implements AsyncTransport {
     private volatile boolean closed;
     /** The connection's failure; written under lock, volatile so that writes can check it without the lock. */
     private volatile IOException failure;
+    /** The bytes held back (write coalescing) that the session's close dropped, or 0; for flushes. */
+    private volatile int heldBytesDropped;
     /** Why the session was ended from this side (server stopped, idle), for reads and writes. */
     private volatile IOException ended;
     private Signal waiter;
@@ -1119,10 +1122,20 @@ public final class MinaTransport implements AsyncTransport {
         return write(IoBuffer.wrap(Arrays.copyOfRange(src, off, off + len)));
     }
 
-    /** Returns the completion of the last write queued (MINA writes complete in order). */
+    /**
+     * Returns the completion of the last write queued (MINA writes complete in order). Once the connection has
+     * failed or closed it throws only if writes were still held back (they are dropped), not when every byte
+     * written was handed to the network before: a JDK socket's {@code flush()} does not throw then either.
+     */
     @Override
     public Awaitable flushAsync() throws IOException {
-        checkWritable();
+        checkOpen();
+        int dropped = heldBytesDropped;
+        if (dropped > 0) {
+            throw failure != null ? failed()
+                    : new IOException("connection to " + remoteAddress() + " closed before " + dropped
+                            + " bytes held back were sent");
+        }
         if (consolidate) {
             synchronized (lock) {
                 if (deferredCount > 0 && in.size() > 0 && deferredFor == FlowState.current()) {
@@ -1147,6 +1160,9 @@ public final class MinaTransport implements AsyncTransport {
         }
         if (batch != null) {
             throwWriteFailure();
+            if (failure != null) {
+                throw failed();
+            }
             send(batch, false);
         }
         Awaitable last = lastWrite;
@@ -1407,11 +1423,22 @@ public final class MinaTransport implements AsyncTransport {
     }
 
     /**
-     * Throws if the session was ended from this side, the connection failed (a reset seen by a read: what is
-     * written now could only be dropped) or the transport closed; without the lock (all are final states).
+     * Throws if the session was ended from this side, the connection failed (a reset: what is written now could
+     * only be dropped) or the transport closed; without the lock (all are final states).
      */
     private void checkWritable() throws IOException {
-        IOException why = ended != null ? ended : failure;
+        checkOpen();
+        if (failure != null) {
+            throw failed();
+        }
+    }
+
+    /**
+     * Throws if the session was ended from this side or the transport closed; without the lock (both are final
+     * states). A failed connection alone passes: a flush with nothing left to send has nothing to lose.
+     */
+    private void checkOpen() throws IOException {
+        IOException why = ended;
         if (why != null) {
             throw new IOException("connection to " + remoteAddress() + " failed: " + why.getMessage(), why);
         }
@@ -1504,6 +1531,9 @@ public final class MinaTransport implements AsyncTransport {
     void onSessionClosed() {
         sessionClosed = true;
         synchronized (lock) {
+            if (deferredBytes > 0) {
+                heldBytesDropped = deferredBytes;
+            }
             dropDeferred();
         }
         onInputClosed();

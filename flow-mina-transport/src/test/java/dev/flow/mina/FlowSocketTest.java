@@ -188,7 +188,7 @@ class FlowSocketTest {
                 + "[IndexOutOfBoundsException: Range [3, 3 + 5) out of bounds for length 4] NullPointerException 0 0 0 false "
                 + "[IOException: mark/reset not supported] true true 2ab 1 10 [SocketException: Socket closed] true "
                 + "[SocketException: Socket closed] none none none",
-        "reset", "[SocketException: Connection reset] [SocketException: Connection reset] none "
+        "reset", "[SocketException: Connection reset] [SocketException: Connection reset] none none "
                 + "[SocketException: Connection reset] [SocketException: Connection reset] false true none",
     };
 

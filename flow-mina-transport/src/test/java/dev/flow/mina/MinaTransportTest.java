@@ -9,15 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.flow.FlowHandle;
+import dev.flow.FlowScheduler;
 import dev.flow.LineTooLongException;
 import dev.flow.TransportConfig;
+import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.spi.Awaitable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +31,9 @@ import org.junit.jupiter.api.Timeout;
 /** Behaviour of {@link MinaTransport} beyond the transport contract: its primitives and MINA specifics. */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class MinaTransportTest {
+
+    private static final ContinuationClassLoader LOADER = ContinuationClassLoader.builder()
+            .include("flowtest.mina").strict(false).build();
 
     private final Pairs pairs = new Pairs();
 
@@ -67,7 +75,40 @@ class MinaTransportTest {
         IOException write = assertThrows(IOException.class, () -> p.transport.writeLine("dropped"));
         assertEquals(read.getMessage(), write.getMessage());
         assertSame(read.getCause(), write.getCause(), "the connection's failure");
-        assertThrows(IOException.class, p.transport::flush);
+        p.transport.flush(); // nothing is left to send: as a JDK socket's flush(), it does not throw
+    }
+
+    @Test
+    void aFlushAfterThePeerResetTheConnectionDoesNotThrowWhenEveryWriteWentOut() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        p.transport.writeLine("sent");
+        assertEquals("sent\n", new String(p.peer.readExactly(5), StandardCharsets.US_ASCII));
+        p.peer.reset();
+        Conditions.await("the reset seen", p.transport::isInputClosed);
+        p.transport.flush(); // a JDK socket's write then flush: the write went out before the reset
+        assertThrows(IOException.class, () -> p.transport.writeLine("dropped"));
+    }
+
+    @Test
+    void aFlushAfterThePeerResetTheConnectionThrowsWhenAFlowStillHoldsWrites() throws Exception {
+        Pairs.Tcp p = pairs.tcp(TransportConfig.DEFAULT, false);
+        FlowScheduler scheduler = FlowScheduler.builder().workers(1).name("held-writes-test").build();
+        try {
+            CountDownLatch written = new CountDownLatch(1);
+            AtomicBoolean release = new AtomicBoolean();
+            Callable<?> task = LOADER.newInstance(Callable.class, "flowtest.mina.HeldWrite", p.transport, written, release);
+            FlowHandle<?> flow = scheduler.submit(task);
+            assertTrue(written.await(10, TimeUnit.SECONDS));
+            assertEquals(0, p.transport.sends(), "a flow's write is held back until it flushes or waits");
+            p.peer.reset();
+            Conditions.await("the reset seen", p.transport::isInputClosed);
+            release.set(true);
+            String thrown = (String) flow.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertTrue(thrown.endsWith("failed: Connection reset"), thrown);
+            assertEquals(0, p.transport.sends(), "the held write was dropped");
+        } finally {
+            scheduler.close();
+        }
     }
 
     @Test
