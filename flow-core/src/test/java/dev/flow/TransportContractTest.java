@@ -371,6 +371,31 @@ public abstract class TransportContractTest {
                 e.getCause().toString());
     }
 
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void aFlushAfterThePeerResetThrowsNothingWhenEverythingWrittenHadGoneOut(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        writeLine(access, c, "sent");
+        flush(access, c);
+        assertArrayEquals("sent\n".getBytes(StandardCharsets.US_ASCII), c.peer().readExactly(5));
+        c.peer().reset();
+        assertThrows(IOException.class, () -> readLine(access, c));
+        flush(access, c); // nothing is left to send: a JDK socket's flush() does not throw either
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void aLineWrittenAfterAReadSawThePeersResetFailsAtTheLatestWhenFlushed(Access access) throws Exception {
+        Connection c = open(TransportConfig.DEFAULT);
+        c.peer().reset();
+        assertThrows(IOException.class, () -> readLine(access, c));
+        IOException e = assertThrows(IOException.class, () -> {
+            writeLine(access, c, "lost");
+            flush(access, c);
+        });
+        assertFalse(e instanceof SocketTimeoutException, e.toString());
+    }
+
     // ---------------------------------------------------------------- charsets
 
     @ParameterizedTest
