@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -269,6 +270,23 @@ public class SocketOps implements Callable<String> {
                             .append(message(() -> out.write(1))).append(' ').append(s.isClosed()).append(' ')
                             .append(s.isConnected()).append(' ').append(message(s::shutdownOutput));
                 }
+                return log.toString();
+            }
+            case "local": {
+                InetAddress loopback = address.getAddress();
+                try (Socket a = factory.createSocket(address.getHostString(), address.getPort(), loopback, 0);
+                        Socket b = factory.createSocket(loopback, address.getPort(), loopback, 0)) {
+                    for (Socket s : new Socket[] {a, b}) {
+                        log.append(s.getLocalAddress().equals(loopback)).append(' ').append(s.getLocalPort() > 0)
+                                .append(' ');
+                        writeLine(s.getOutputStream(), "echo");
+                        writeLine(s.getOutputStream(), "from " + (s == a ? "a" : "b"));
+                        log.append(readLine(s.getInputStream())).append(' ');
+                    }
+                }
+                log.append(message(() -> factory.createSocket((InetAddress) null, address.getPort()))).append(' ');
+                log.append(message(() -> factory.createSocket(loopback, 70000))).append(' ');
+                log.append(message(() -> factory.createSocket("flow.invalid", address.getPort())));
                 return log.toString();
             }
             default:

@@ -361,12 +361,12 @@ public final class Awaits {
         return connected((AsyncSocketFactory) f, socketAddress(host, port), null);
     }
 
-    /** Replaces {@code SocketFactory.createSocket(InetAddress, int)}. */
+    /** Replaces {@code SocketFactory.createSocket(InetAddress, int)}; a null address throws as the JDK's factory does. */
     public static Socket createSocket(SocketFactory f, InetAddress host, int port) throws IOException {
         if (!(f instanceof AsyncSocketFactory)) {
             return f.createSocket(host, port);
         }
-        return connected((AsyncSocketFactory) f, new InetSocketAddress(host, port), null);
+        return connected((AsyncSocketFactory) f, new InetSocketAddress(java.util.Objects.requireNonNull(host), port), null);
     }
 
     /** Replaces {@code SocketFactory.createSocket(String, int, InetAddress, int)}. */
@@ -384,7 +384,7 @@ public final class Awaits {
         if (!(f instanceof AsyncSocketFactory)) {
             return f.createSocket(host, port, localHost, localPort);
         }
-        return connected((AsyncSocketFactory) f, new InetSocketAddress(host, port),
+        return connected((AsyncSocketFactory) f, new InetSocketAddress(java.util.Objects.requireNonNull(host), port),
                 new InetSocketAddress(localHost, localPort));
     }
 
@@ -428,6 +428,50 @@ public final class Awaits {
                 Polling.unsuspendable(site);
             }
         }
+    }
+
+    /**
+     * Replaces {@code new Socket()} in loaded code when a provider of Flow's sockets lists the socket constructors
+     * as {@code CONSTRUCTOR} points ({@code flow-mina-transport} does): an unconnected socket of the {@linkplain
+     * DefaultSocketFactory#get() default socket factory}, whose {@code connect} suspends; the JDK's socket if there is
+     * none.
+     */
+    public static Socket newSocket() throws IOException {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        return f != null ? f.createSocket() : new Socket();
+    }
+
+    /** Replaces {@code new Socket(String, int)}: as {@link #newSocket()}, connected (suspending) as the JDK's constructor. */
+    public static Socket newSocket(String host, int port) throws IOException {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        return f != null ? connected(f, socketAddress(host, port), null) : new Socket(host, port);
+    }
+
+    /** Replaces {@code new Socket(InetAddress, int)} (a null address throws {@code NullPointerException}, as the JDK's). */
+    public static Socket newSocket(InetAddress address, int port) throws IOException {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        if (f == null) {
+            return new Socket(address, port);
+        }
+        InetSocketAddress remote = new InetSocketAddress(java.util.Objects.requireNonNull(address), port);
+        return connected(f, remote, null);
+    }
+
+    /** Replaces {@code new Socket(String, int, InetAddress, int)}: bound to the local address, then connected. */
+    public static Socket newSocket(String host, int port, InetAddress localAddr, int localPort) throws IOException {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        return f != null ? connected(f, socketAddress(host, port), new InetSocketAddress(localAddr, localPort))
+                : new Socket(host, port, localAddr, localPort);
+    }
+
+    /** Replaces {@code new Socket(InetAddress, int, InetAddress, int)}. */
+    public static Socket newSocket(InetAddress address, int port, InetAddress localAddr, int localPort) throws IOException {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        if (f == null) {
+            return new Socket(address, port, localAddr, localPort);
+        }
+        InetSocketAddress remote = new InetSocketAddress(java.util.Objects.requireNonNull(address), port);
+        return connected(f, remote, new InetSocketAddress(localAddr, localPort));
     }
 
     /** What {@code new Socket(host, port)} connects to: a null host is the loopback address. */

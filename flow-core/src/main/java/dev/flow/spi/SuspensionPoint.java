@@ -32,7 +32,15 @@ public final class SuspensionPoint {
          * original arguments. The replacement must be suspendable: Flow's own, or in a package the
          * class loader includes.
          */
-        STATIC
+        STATIC,
+        /**
+         * An allocation and its constructor call ({@code new T(args)}) are replaced by a static call to {@link
+         * #replacementOwner()}.{@link #replacementName()} taking the constructor's arguments and returning the
+         * object: for constructors that wait (a socket's that connects), since a constructor cannot suspend. Only
+         * the allocations loaded code makes itself; a subclass's {@code super(...)} call stays, and so do the
+         * replacement's own allocations.
+         */
+        CONSTRUCTOR
     }
 
     private final String owner;
@@ -95,6 +103,27 @@ public final class SuspensionPoint {
                 replacementOwner, replacementName, replacementDescriptor);
     }
 
+    /**
+     * A constructor replaced by a static factory method: {@code new owner(args)} becomes {@code
+     * replacementOwner.replacementName(args)}, whose descriptor takes the constructor's parameters and returns
+     * {@code owner}.
+     *
+     * @param owner internal name of the class, e.g. {@code java/net/Socket}
+     * @param descriptor the constructor's descriptor, e.g. {@code (Ljava/lang/String;I)V}
+     * @throws IllegalArgumentException if {@code descriptor} does not return {@code void}
+     */
+    public static SuspensionPoint replaceConstructor(String owner, String descriptor, String replacementOwner,
+                                                     String replacementName) {
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(replacementOwner, "replacementOwner");
+        Objects.requireNonNull(replacementName, "replacementName");
+        if (!descriptor.endsWith(")V")) {
+            throw new IllegalArgumentException("descriptor: " + descriptor + " (expected: a constructor's, returning V)");
+        }
+        return new SuspensionPoint(owner, "<init>", descriptor, Kind.CONSTRUCTOR, replacementOwner, replacementName,
+                descriptor.substring(0, descriptor.length() - 1) + "L" + owner + ";");
+    }
+
     /** Internal name of the type that declares the blocking method. */
     public String owner() {
         return owner;
@@ -115,24 +144,24 @@ public final class SuspensionPoint {
         return kind;
     }
 
-    /** For {@link Kind#STATIC}: internal name of the replacement's class. */
+    /** For {@link Kind#STATIC} and {@link Kind#CONSTRUCTOR}: internal name of the replacement's class. */
     public String replacementOwner() {
         return replacementOwner;
     }
 
-    /** For {@link Kind#STATIC}: the replacement's name. */
+    /** For {@link Kind#STATIC} and {@link Kind#CONSTRUCTOR}: the replacement's name. */
     public String replacementName() {
         return replacementName;
     }
 
-    /** For {@link Kind#STATIC}: the replacement's descriptor. */
+    /** For {@link Kind#STATIC} and {@link Kind#CONSTRUCTOR}: the replacement's descriptor. */
     public String replacementDescriptor() {
         return replacementDescriptor;
     }
 
     @Override
     public String toString() {
-        return owner + "." + name + descriptor + (kind == Kind.STATIC
+        return owner + "." + name + descriptor + (kind == Kind.STATIC || kind == Kind.CONSTRUCTOR
                 ? " -> " + replacementOwner + "." + replacementName + replacementDescriptor
                 : kind == Kind.AWAIT_RECEIVER ? " -> await receiver" : " -> await receiver interruptibly");
     }

@@ -23,6 +23,8 @@ import javax.net.SocketFactory;
  * property) uses the {@linkplain #defaultConnector() default connector}, and so does {@link #getDefault()}, which
  * hides {@code SocketFactory.getDefault()} for libraries that call it on the class they are given by name
  * (Jakarta Mail's {@code mail.smtp.socketFactory.class}: without it they would get the JDK's plain sockets).
+ * Registered as the {@code dev.flow.spi.AsyncSocketFactory} service, it also makes the sockets that loaded code
+ * creates with {@code java.net.Socket}'s constructors (see {@link MinaSuspensionPoints}).
  *
  * <p><b>Socket semantics kept</b> (as {@code java.net.Socket}): {@code setSoTimeout} is the per-read timeout
  * of the input stream (a read waiting longer throws {@link java.net.SocketTimeoutException}{@code ("Read timed
@@ -98,10 +100,10 @@ public final class FlowSocketFactory extends SocketFactory implements AsyncSocke
                 : new InetSocketAddress(InetAddress.getLoopbackAddress(), port), null);
     }
 
-    /** A socket connected to {@code host} and {@code port}. */
+    /** A socket connected to {@code host} and {@code port}; a null {@code host} throws as the JDK's factory does. */
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
-        return connected(new InetSocketAddress(host, port), null);
+        return connected(new InetSocketAddress(Objects.requireNonNull(host), port), null);
     }
 
     /** A socket bound to {@code localHost} and {@code localPort}, connected to {@code host} and {@code port}. */
@@ -114,7 +116,8 @@ public final class FlowSocketFactory extends SocketFactory implements AsyncSocke
     /** A socket bound to {@code localAddress} and {@code localPort}, connected to {@code address} and {@code port}. */
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
-        return connected(new InetSocketAddress(address, port), new InetSocketAddress(localAddress, localPort));
+        return connected(new InetSocketAddress(Objects.requireNonNull(address), port),
+                new InetSocketAddress(localAddress, localPort));
     }
 
     private Socket connected(SocketAddress remote, SocketAddress local) throws IOException {

@@ -13,6 +13,11 @@ import java.util.List;
  * throw {@link InterruptedException}.
  * Subtypes such as {@code ConnectFuture.awaitUninterruptibly()} match too.
  *
+ * <p>And makes loaded code's own sockets Flow's: {@code new Socket()}, {@code new Socket(host, port)} and the
+ * other connecting constructors (with an {@code InetAddress}, with a local address; not the deprecated {@code
+ * stream} forms nor {@code new Socket(Proxy)}) create a socket of {@link FlowSocketFactory}'s default connector
+ * instead (registered as the {@code AsyncSocketFactory} service), connecting as a suspension point.
+ *
  * <p>Registered as a {@link java.util.ServiceLoader} service of {@link SuspensionPointProvider}; not
  * meant to be called directly. Stateless and thread-safe.
  */
@@ -34,7 +39,17 @@ public final class MinaSuspensionPoints implements SuspensionPointProvider {
             SuspensionPoint.replaceWithStatic(IO_FUTURE, "await", "(JLjava/util/concurrent/TimeUnit;)Z",
                     AWAITS, "readyTimeoutInterruptibly", READY_TIMEOUT),
             SuspensionPoint.replaceWithStatic(IO_FUTURE, "awaitUninterruptibly", "(JLjava/util/concurrent/TimeUnit;)Z",
-                    AWAITS, "readyTimeout", READY_TIMEOUT));
+                    AWAITS, "readyTimeout", READY_TIMEOUT),
+            socket("()V"),
+            socket("(Ljava/lang/String;I)V"),
+            socket("(Ljava/net/InetAddress;I)V"),
+            socket("(Ljava/lang/String;ILjava/net/InetAddress;I)V"),
+            socket("(Ljava/net/InetAddress;ILjava/net/InetAddress;I)V"));
+
+    /** A {@code java.net.Socket} constructor, replaced by the {@code Awaits.newSocket} form of the same parameters. */
+    private static SuspensionPoint socket(String descriptor) {
+        return SuspensionPoint.replaceConstructor("java/net/Socket", descriptor, AWAITS, "newSocket");
+    }
 
     /** Creates the provider; called by {@link java.util.ServiceLoader}. */
     public MinaSuspensionPoints() {

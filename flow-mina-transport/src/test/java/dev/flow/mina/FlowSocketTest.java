@@ -188,6 +188,8 @@ class FlowSocketTest {
                 + "[IndexOutOfBoundsException: Range [3, 3 + 5) out of bounds for length 4] NullPointerException 0 0 0 false "
                 + "[IOException: mark/reset not supported] true true 2ab 1 10 [SocketException: Socket closed] true "
                 + "[SocketException: Socket closed] none none none",
+        "local", "true true from a true true from b [NullPointerException: null] "
+                + "[IllegalArgumentException: port out of range:70000] [UnknownHostException: flow.invalid]",
         "reset", "[SocketException: Connection reset] [SocketException: Connection reset] none none "
                 + "[SocketException: Connection reset] [SocketException: Connection reset] false true none",
     };
@@ -218,20 +220,33 @@ class FlowSocketTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
-        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "reset"})
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "local", "reset"})
     void aSocketScenarioGivesTheSameTranscriptInSyncAndContinuationMode(String op) throws Exception {
         assertEquals(expected(op), sync(op, address()), "sync");
         long resumedBefore = scheduler.stats().resumed();
         assertEquals(expected(op), continuation(op, address()), "continuation");
-        if (!op.equals("closed") && !op.equals("unconnected")) { // these two may not wait at all
+        if (mustWait(op)) {
             assertTrue(scheduler.stats().resumed() > resumedBefore, "the flow suspended: " + scheduler.stats());
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
-        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "reset"})
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "local", "reset"})
     void theJdksOwnSocketsGiveTheSameTranscriptButForTheDocumentedDifferences(String op) throws Exception {
+        assertEquals(jdkTranscript(op), new flowtest.mina.SocketOps(op, SocketFactory.getDefault(), address()).call());
+    }
+
+    /**
+     * Whether scenario {@code op} must suspend: all but two that may not wait at all, and the reset, whose reads may
+     * find the peer's reset already there (a loopback connect may complete at once).
+     */
+    private static boolean mustWait(String op) {
+        return !op.equals("closed") && !op.equals("unconnected") && !op.equals("reset");
+    }
+
+    /** Flow's transcript of {@code op} with the documented differences replaced by what the JDK's sockets show. */
+    private static String jdkTranscript(String op) {
         String jdk = expected(op);
         for (int i = 0; i < JDK_DIFFERENCES.length; i += 3) {
             if (JDK_DIFFERENCES[i].equals(op)) {
@@ -239,7 +254,32 @@ class FlowSocketTest {
                 jdk = jdk.replace(JDK_DIFFERENCES[i + 1], JDK_DIFFERENCES[i + 2]);
             }
         }
-        assertEquals(jdk, new flowtest.mina.SocketOps(op, SocketFactory.getDefault(), address()).call());
+        return jdk;
+    }
+
+    /**
+     * Existing code that makes its sockets with {@code java.net.Socket}'s constructors: loaded normally it gets the
+     * JDK's sockets (the JDK's transcript), loaded through the loader Flow's, which suspend (Flow's transcript), strict.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "local", "reset"})
+    void socketConstructorsInLoadedCodeMakeFlowSocketsThatSuspend(String op) throws Exception {
+        assertEquals(jdkTranscript(op), new flowtest.mina.SocketOps(op, new flowtest.mina.ConstructedSockets(), address()).call(),
+                "loaded normally");
+        SocketFactory constructed = STRICT.newInstance(SocketFactory.class, "flowtest.mina.ConstructedSockets");
+        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.SocketOps", op, constructed, address());
+        long resumedBefore = scheduler.stats().resumed();
+        mayReply = () -> scheduler.stats().suspended() > 0;
+        try {
+            FlowHandle<?> h = scheduler.submit(task);
+            assertEquals(expected(op), h.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS), "as a flow");
+        } finally {
+            mayReply = () -> true;
+        }
+        if (mustWait(op)) {
+            assertTrue(scheduler.stats().resumed() > resumedBefore, "the flow suspended: " + scheduler.stats());
+        }
     }
 
     @Test
@@ -251,7 +291,7 @@ class FlowSocketTest {
         ExecutionException e = assertThrows(ExecutionException.class,
                 () -> h.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS));
         assertInstanceOf(UnsuspendableFrameException.class, e.getCause());
-        assertTrue(e.getCause().getMessage().contains("flowtest.mina.SocketOps.call()Ljava/lang/String; (line 166): the call "
+        assertTrue(e.getCause().getMessage().contains("flowtest.mina.SocketOps.call()Ljava/lang/String; (line 167): the call "
                 + "blocks its thread and has no suspendable form"), e.getCause().getMessage());
     }
 

@@ -55,7 +55,7 @@ class MinaServicesTest {
     }
 
     @Test
-    void theIoFutureAwaitFamilyIsRegisteredAsSuspensionPoints() {
+    void theIoFutureAwaitFamilyAndTheSocketConstructorsAreRegisteredAsSuspensionPoints() {
         List<SuspensionPoint> points = ServiceLoader.load(SuspensionPointProvider.class).stream()
                 .filter(p -> p.type() == MinaSuspensionPoints.class)
                 .findFirst().orElseThrow().get().suspensionPoints();
@@ -72,7 +72,21 @@ class MinaServicesTest {
                 f + ".await(JLjava/util/concurrent/TimeUnit;)Z -> " + awaits
                         + ".readyTimeoutInterruptibly(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z",
                 f + ".awaitUninterruptibly(JLjava/util/concurrent/TimeUnit;)Z -> " + awaits
-                        + ".readyTimeout(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z"), described);
+                        + ".readyTimeout(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z",
+                "java/net/Socket.<init>()V -> " + awaits + ".newSocket()Ljava/net/Socket;",
+                "java/net/Socket.<init>(Ljava/lang/String;I)V -> " + awaits + ".newSocket(Ljava/lang/String;I)Ljava/net/Socket;",
+                "java/net/Socket.<init>(Ljava/net/InetAddress;I)V -> " + awaits
+                        + ".newSocket(Ljava/net/InetAddress;I)Ljava/net/Socket;",
+                "java/net/Socket.<init>(Ljava/lang/String;ILjava/net/InetAddress;I)V -> " + awaits
+                        + ".newSocket(Ljava/lang/String;ILjava/net/InetAddress;I)Ljava/net/Socket;",
+                "java/net/Socket.<init>(Ljava/net/InetAddress;ILjava/net/InetAddress;I)V -> " + awaits
+                        + ".newSocket(Ljava/net/InetAddress;ILjava/net/InetAddress;I)Ljava/net/Socket;"), described);
+    }
+
+    @Test
+    void flowsSocketFactoryIsTheAsyncSocketFactoryService() {
+        assertEquals(List.of(FlowSocketFactory.class), ServiceLoader.load(dev.flow.spi.AsyncSocketFactory.class).stream()
+                .map(ServiceLoader.Provider::type).collect(Collectors.toList()));
     }
 
     @Test
@@ -81,6 +95,16 @@ class MinaServicesTest {
         for (SuspensionPoint p : new MinaSuspensionPoints().suspensionPoints()) {
             Class<?> owner = Class.forName(p.owner().replace('/', '.'), false, cl);
             MethodType type = MethodType.fromMethodDescriptorString(p.descriptor(), cl);
+            if (p.kind() == SuspensionPoint.Kind.CONSTRUCTOR) {
+                owner.getConstructor(type.parameterArray());
+                Class<?> repl = Class.forName(p.replacementOwner().replace('/', '.'), false, cl);
+                MethodType rt = MethodType.fromMethodDescriptorString(p.replacementDescriptor(), cl);
+                Method r = repl.getMethod(p.replacementName(), rt.parameterArray());
+                assertTrue(Modifier.isStatic(r.getModifiers()), r.toString());
+                assertEquals(type.parameterList(), rt.parameterList(), "the constructor's arguments: " + p);
+                assertEquals(owner, r.getReturnType(), r.toString());
+                continue;
+            }
             Method m = owner.getMethod(p.name(), type.parameterArray());
             assertEquals(type.returnType(), m.getReturnType(), p.toString());
             if (p.kind() == SuspensionPoint.Kind.STATIC) {

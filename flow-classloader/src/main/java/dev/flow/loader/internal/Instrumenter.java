@@ -63,6 +63,8 @@ public final class Instrumenter {
     private final ClassLoader parent;
     private final boolean strict;
     private final Map<String, List<SuspensionPoint>> pointsByName = new HashMap<>();
+    /** The {@code CONSTRUCTOR} points, applied before the analysis ({@link ConstructorReplacements}). */
+    private final List<SuspensionPoint> constructors = new ArrayList<>();
     private final Map<String, ClassNode> nodes = new LinkedHashMap<>();
     private final Map<String, byte[]> originals = new HashMap<>();
     private final Set<String> generated = new HashSet<>();
@@ -111,7 +113,18 @@ public final class Instrumenter {
     public Instrumenter(ClassLoader parent, Collection<String> classNames, Collection<SuspensionPoint> points, boolean strict) {
         this.parent = parent;
         this.strict = strict;
+        List<SuspensionPoint> calls = new ArrayList<>();
         for (SuspensionPoint p : points) {
+            if (p.kind() == SuspensionPoint.Kind.CONSTRUCTOR) {
+                constructors.add(p);
+                // After ConstructorReplacements, the replacement's call is the suspension point.
+                calls.add(SuspensionPoint.replaceWithStatic(p.replacementOwner(), p.replacementName(),
+                        p.replacementDescriptor(), p.replacementOwner(), p.replacementName(), p.replacementDescriptor()));
+            } else {
+                calls.add(p);
+            }
+        }
+        for (SuspensionPoint p : calls) {
             pointsByName.computeIfAbsent(p.name(), k -> new ArrayList<>()).add(p);
         }
         for (String name : classNames) {
@@ -132,7 +145,7 @@ public final class Instrumenter {
         this.hierarchy = new Hierarchy(parent, nodes);
         this.dispatch = new Dispatch(hierarchy);
         refuseOwnContinuations();
-        checkReplacements(points);
+        checkReplacements(calls);
         desugarLambdas();
         hierarchy.freeze();
         infer();
@@ -148,19 +161,24 @@ public final class Instrumenter {
     }
 
     /**
-     * Puts Flow's suspendable versions of JDK classes in place ({@link Substitutes}) and, if loaded
-     * code now names them, adds them to the scope.
+     * Replaces the allocations of the constructor points ({@link ConstructorReplacements}), puts Flow's
+     * suspendable versions of JDK classes in place ({@link Substitutes}) and, if loaded code now names them,
+     * adds them to the scope.
      */
     private void substitute() {
+        boolean namesSubstitutes = false;
         for (ClassNode cn : nodes.values()) {
-            if (Substitutes.apply(cn, n -> {
+            boolean replaced = !Substitutes.isSubstitute(cn.name) && ConstructorReplacements.apply(cn, constructors);
+            boolean substitutedHere = Substitutes.apply(cn, n -> {
                 ClassNode c = nodes.get(n);
                 return c == null ? null : c.superName;
-            })) {
+            });
+            if (replaced || substitutedHere) {
                 substituted.add(cn.name);
             }
+            namesSubstitutes |= substitutedHere;
         }
-        if (substituted.isEmpty()) {
+        if (!namesSubstitutes) {
             return;
         }
         for (Map.Entry<String, byte[]> e : Substitutes.read(parent).entrySet()) {
