@@ -21,10 +21,15 @@ public class JedisClient implements Callable<String> {
         this.id = id;
     }
 
+    /** The connection: Jedis over the factory's sockets. */
+    protected Jedis open() {
+        return new Jedis(new FlowJedisSockets(factory, address));
+    }
+
     @Override
     public String call() {
         StringBuilder log = new StringBuilder();
-        try (Jedis j = new Jedis(new FlowJedisSockets(factory, address))) {
+        try (Jedis j = open()) {
             log.append(j.ping()).append(' ');
             log.append(j.set(id + ":k", "v")).append(' ').append(j.get(id + ":k")).append(' ');
             log.append(j.incr(id + ":n")).append(j.incr(id + ":n")).append(' ');
