@@ -39,11 +39,16 @@ public class HttpClient5Client implements Callable<String> {
                 TimeValue.NEG_ONE_MILLISECOND, null);
     }
 
+    /** The client: HttpClient over the factory's sockets. */
+    protected CloseableHttpClient client() {
+        return HttpClients.custom().setConnectionManager(connections(factory)).build();
+    }
+
     @Override
     public String call() throws IOException {
         String base = "http://" + address.getHostString() + ":" + address.getPort();
         StringBuilder log = new StringBuilder();
-        try (CloseableHttpClient client = HttpClients.custom().setConnectionManager(connections(factory)).build()) {
+        try (CloseableHttpClient client = client()) {
             String greeting = client.execute(new HttpGet(base + "/"),
                     r -> r.getCode() + " " + EntityUtils.toString(r.getEntity()).trim());
             log.append(greeting).append(' ');

@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * project's sample servers (RESP for Jedis, HTTP/1.1 for Apache HttpClient 5): loaded normally on a plain
  * thread (sync), and through a lenient and a strict {@code ContinuationClassLoader} as flows on two workers,
  * many sessions at once. Every session gives the same transcript in every mode; the flows really suspend, and
- * no site pins. Jedis also with no factory at all: its own {@code new Socket()} makes Flow's sockets when loaded.
+ * no site pins. Jedis and HttpClient 5 also with no factory at all: their own {@code new Socket()} makes Flow's
+ * sockets when loaded.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SocketBridgeLibrariesTest {
@@ -48,6 +49,9 @@ class SocketBridgeLibrariesTest {
         JEDIS_OWN_SOCKETS("flowtest.libraries.JedisOwnSockets", new dev.flow.samples.redis.RedisProtocol(),
                 "PONG OK v 12 ERR value is not an integer or out of range OK3[v, null] 2", "redis.clients.jedis"),
         HTTPCLIENT5("flowtest.libraries.HttpClient5Client", new HttpProtocol(), null,
+                "org.apache.hc.client5", "org.apache.hc.core5"),
+        /** HttpClient 5's default connection manager, whose plain sockets are {@code new Socket()}. */
+        HTTPCLIENT5_OWN_SOCKETS("flowtest.libraries.HttpClient5OwnSockets", new HttpProtocol(), null,
                 "org.apache.hc.client5", "org.apache.hc.core5"),
         OKHTTP("flowtest.libraries.OkHttpSession", new HttpProtocol(), null, "okhttp3", "okio");
 
