@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code SuspensionPoint.replaceConstructor}: {@code new Slow(int)} in loaded code becomes {@code Slow.open(int)},
  * which suspends; the arguments are evaluated as before, in the same order, nested allocations and branches
- * included; a subclass's {@code super(...)} call and other classes' allocations stay constructor calls.
+ * included; a subclass's {@code super(...)} call, other classes' allocations and allocations in static initializers
+ * stay constructor calls.
  */
 class ConstructorSuspensionPointTest {
 
@@ -59,6 +60,18 @@ class ConstructorSuspensionPointTest {
     /** The constructions recorded by {@code loader}'s own copy of {@link Slow}. */
     private static List<?> made(ContinuationClassLoader loader) throws ReflectiveOperationException {
         return (List<?>) loader.loadClass("flowtest.ctors.Slow").getField("made").get(null);
+    }
+
+    @Test
+    void anAllocationInAStaticInitializerStaysAConstructorCallSoThatAStrictLoaderRunsIt() throws Exception {
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.ctors").suspensionPoint(OPEN)
+                .strict(true).build();
+        try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("ctors").build()) {
+            assertEquals(42, s.submit(loader.newInstance(Callable.class, "flowtest.ctors.StaticSlow")).get(Duration.ofSeconds(10)));
+            assertEquals(0, s.stats().resumed(), "nothing suspended: " + s.stats());
+            TestSupport.awaitIdle(s);
+        }
+        assertEquals(List.of(42), made(loader));
     }
 
     @Test

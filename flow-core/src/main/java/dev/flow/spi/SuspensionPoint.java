@@ -37,10 +37,15 @@ public final class SuspensionPoint {
          * An allocation and its constructor call ({@code new T(args)}) are replaced by a static call to {@link
          * #replacementOwner()}.{@link #replacementName()} taking the constructor's arguments and returning the
          * object: for constructors that wait (a socket's that connects), since a constructor cannot suspend. Only
-         * the allocations loaded code makes itself; a subclass's {@code super(...)} call stays, and so do the
-         * replacement's own allocations.
+         * the allocations loaded code makes itself, outside static initializers; a subclass's {@code super(...)}
+         * call stays, and so do the replacement's own allocations.
          */
-        CONSTRUCTOR
+        CONSTRUCTOR,
+        /**
+         * Like {@link #CONSTRUCTOR}, for a replacement that never waits (it only chooses what to build): its call is
+         * not a suspension point, so it may run where a flow cannot suspend (constructors, static initializers).
+         */
+        CONSTRUCTOR_SUBSTITUTE
     }
 
     private final String owner;
@@ -124,6 +129,24 @@ public final class SuspensionPoint {
                 descriptor.substring(0, descriptor.length() - 1) + "L" + owner + ";");
     }
 
+    /**
+     * A constructor replaced by a static factory method that never waits ({@link Kind#CONSTRUCTOR_SUBSTITUTE}):
+     * as {@link #replaceConstructor}, but the replacement's call is not a suspension point.
+     *
+     * @throws IllegalArgumentException if {@code descriptor} does not return {@code void}
+     */
+    public static SuspensionPoint substituteConstructor(String owner, String descriptor, String replacementOwner,
+                                                        String replacementName) {
+        SuspensionPoint p = replaceConstructor(owner, descriptor, replacementOwner, replacementName);
+        return new SuspensionPoint(owner, "<init>", descriptor, Kind.CONSTRUCTOR_SUBSTITUTE, replacementOwner,
+                replacementName, p.replacementDescriptor);
+    }
+
+    /** Whether this point replaces a constructor ({@link Kind#CONSTRUCTOR} or {@link Kind#CONSTRUCTOR_SUBSTITUTE}). */
+    public boolean isConstructor() {
+        return kind == Kind.CONSTRUCTOR || kind == Kind.CONSTRUCTOR_SUBSTITUTE;
+    }
+
     /** Internal name of the type that declares the blocking method. */
     public String owner() {
         return owner;
@@ -144,24 +167,24 @@ public final class SuspensionPoint {
         return kind;
     }
 
-    /** For {@link Kind#STATIC} and {@link Kind#CONSTRUCTOR}: internal name of the replacement's class. */
+    /** For {@link Kind#STATIC} and the constructor kinds: internal name of the replacement's class. */
     public String replacementOwner() {
         return replacementOwner;
     }
 
-    /** For {@link Kind#STATIC} and {@link Kind#CONSTRUCTOR}: the replacement's name. */
+    /** For {@link Kind#STATIC} and the constructor kinds: the replacement's name. */
     public String replacementName() {
         return replacementName;
     }
 
-    /** For {@link Kind#STATIC} and {@link Kind#CONSTRUCTOR}: the replacement's descriptor. */
+    /** For {@link Kind#STATIC} and the constructor kinds: the replacement's descriptor. */
     public String replacementDescriptor() {
         return replacementDescriptor;
     }
 
     @Override
     public String toString() {
-        return owner + "." + name + descriptor + (kind == Kind.STATIC || kind == Kind.CONSTRUCTOR
+        return owner + "." + name + descriptor + (kind == Kind.STATIC || isConstructor()
                 ? " -> " + replacementOwner + "." + replacementName + replacementDescriptor
                 : kind == Kind.AWAIT_RECEIVER ? " -> await receiver" : " -> await receiver interruptibly");
     }

@@ -16,7 +16,8 @@ import java.util.List;
  * <p>And makes loaded code's own sockets Flow's: {@code new Socket()}, {@code new Socket(host, port)} and the
  * other connecting constructors (with an {@code InetAddress}, with a local address; not the deprecated {@code
  * stream} forms nor {@code new Socket(Proxy)}) create a socket of {@link FlowSocketFactory}'s default connector
- * instead (registered as the {@code AsyncSocketFactory} service), connecting as a suspension point.
+ * instead (registered as the {@code AsyncSocketFactory} service), connecting as a suspension point; {@code new
+ * Socket()} waits for nothing, so it is no suspension point and works in constructors and static initializers.
  *
  * <p>Registered as a {@link java.util.ServiceLoader} service of {@link SuspensionPointProvider}; not
  * meant to be called directly. Stateless and thread-safe.
@@ -40,7 +41,7 @@ public final class MinaSuspensionPoints implements SuspensionPointProvider {
                     AWAITS, "readyTimeoutInterruptibly", READY_TIMEOUT),
             SuspensionPoint.replaceWithStatic(IO_FUTURE, "awaitUninterruptibly", "(JLjava/util/concurrent/TimeUnit;)Z",
                     AWAITS, "readyTimeout", READY_TIMEOUT),
-            socket("()V"),
+            SuspensionPoint.substituteConstructor("java/net/Socket", "()V", AWAITS, "newSocket"),
             socket("(Ljava/lang/String;I)V"),
             socket("(Ljava/net/InetAddress;I)V"),
             socket("(Ljava/lang/String;ILjava/net/InetAddress;I)V"),

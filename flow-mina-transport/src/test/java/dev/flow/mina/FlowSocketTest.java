@@ -265,10 +265,26 @@ class FlowSocketTest {
     @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
         "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "local", "reset"})
     void socketConstructorsInLoadedCodeMakeFlowSocketsThatSuspend(String op) throws Exception {
-        assertEquals(jdkTranscript(op), new flowtest.mina.SocketOps(op, new flowtest.mina.ConstructedSockets(), address()).call(),
-                "loaded normally");
-        SocketFactory constructed = STRICT.newInstance(SocketFactory.class, "flowtest.mina.ConstructedSockets");
-        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.SocketOps", op, constructed, address());
+        flowSocketsInLoadedCode("flowtest.mina.ConstructedSockets", op);
+    }
+
+    @Test
+    void anUnconnectedSocketMadeInAConstructorOrStaticInitializerIsFlowsAndAStrictFlowMayMakeIt() throws Exception {
+        assertEquals("Socket Socket false", new flowtest.mina.SocketHolder().call(), "loaded normally");
+        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.SocketHolder");
+        assertEquals("FlowSocket FlowSocket false", scheduler.submit(task).toCompletionStage().toCompletableFuture()
+                .get(20, TimeUnit.SECONDS), "a strict flow");
+    }
+
+    /**
+     * Scenario {@code op} through socket factory {@code factoryClass}: loaded normally the JDK's transcript, loaded
+     * through the loader as a strict flow Flow's, with real suspensions.
+     */
+    private void flowSocketsInLoadedCode(String factoryClass, String op) throws Exception {
+        SocketFactory plain = (SocketFactory) Class.forName(factoryClass).getConstructor().newInstance();
+        assertEquals(jdkTranscript(op), new flowtest.mina.SocketOps(op, plain, address()).call(), "loaded normally");
+        SocketFactory loaded = STRICT.newInstance(SocketFactory.class, factoryClass);
+        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.SocketOps", op, loaded, address());
         long resumedBefore = scheduler.stats().resumed();
         mayReply = () -> scheduler.stats().suspended() > 0;
         try {

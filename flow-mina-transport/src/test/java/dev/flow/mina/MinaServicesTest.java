@@ -95,7 +95,7 @@ class MinaServicesTest {
         for (SuspensionPoint p : new MinaSuspensionPoints().suspensionPoints()) {
             Class<?> owner = Class.forName(p.owner().replace('/', '.'), false, cl);
             MethodType type = MethodType.fromMethodDescriptorString(p.descriptor(), cl);
-            if (p.kind() == SuspensionPoint.Kind.CONSTRUCTOR) {
+            if (p.isConstructor()) {
                 owner.getConstructor(type.parameterArray());
                 Class<?> repl = Class.forName(p.replacementOwner().replace('/', '.'), false, cl);
                 MethodType rt = MethodType.fromMethodDescriptorString(p.replacementDescriptor(), cl);

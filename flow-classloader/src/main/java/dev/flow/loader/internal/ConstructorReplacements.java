@@ -13,18 +13,21 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TypeInsnNode;
 
 /**
- * Applies the {@link SuspensionPoint.Kind#CONSTRUCTOR} points, before the analysis: {@code new T(args)} of such a
- * constructor ({@code NEW T; DUP; args; INVOKESPECIAL T.<init>}) becomes {@code args; INVOKESTATIC replacement},
- * whose call the analysis then treats as a suspension point. An allocation is matched to its constructor call by
+ * Applies the constructor points, before the analysis: {@code new T(args)} of such a constructor ({@code NEW T;
+ * DUP; args; INVOKESPECIAL T.<init>}) becomes {@code args; INVOKESTATIC replacement}, whose call the analysis then
+ * treats as a suspension point ({@link SuspensionPoint.Kind#CONSTRUCTOR}) or as any call ({@link
+ * SuspensionPoint.Kind#CONSTRUCTOR_SUBSTITUTE}, a replacement that never waits). An allocation is matched to its constructor call by
  * nesting, as javac emits them; a method whose allocations do not nest so (other compilers' shapes) is left as
- * it is, and its calls are classified as before; so is the replacement itself, which builds the object. Stateless.
+ * it is, and its calls are classified as before; so is the replacement itself, which builds the object, and so
+ * are a waiting replacement's allocations in static initializers, which cannot suspend (a strict loader refuses a
+ * suspension point there even if it would not wait). Stateless.
  */
 final class ConstructorReplacements {
 
     private ConstructorReplacements() {
     }
 
-    /** Rewrites {@code cn} in place with {@code points} (all {@code CONSTRUCTOR}); returns whether anything changed. */
+    /** Rewrites {@code cn} in place with {@code points} (all constructor points); returns whether anything changed. */
     static boolean apply(ClassNode cn, List<SuspensionPoint> points) {
         if (points.isEmpty()) {
             return false;
@@ -54,6 +57,9 @@ final class ConstructorReplacements {
                 }
                 open.pop();
                 SuspensionPoint p = find(points, call);
+                if (p != null && p.kind() == SuspensionPoint.Kind.CONSTRUCTOR && mn.name.equals("<clinit>")) {
+                    p = null;
+                }
                 if (p != null && !isReplacement(p, owner, mn) && next(alloc) != null
                         && next(alloc).getOpcode() == Opcodes.DUP) {
                     rewrites.add(new AbstractInsnNode[] {alloc, next(alloc), call});

@@ -295,6 +295,26 @@ final class Hierarchy {
         return -1;
     }
 
+    /**
+     * The class that declares the static method {@code name+desc} a call through {@code owner} runs: {@code owner}
+     * or its nearest superclass declaring it (a subclass's static of the same name and descriptor hides its
+     * superclass's); {@code null} if none can be read.
+     */
+    String staticDeclarer(String owner, String name, String desc) {
+        for (String t = owner; t != null; ) {
+            TypeInfo info = info(t);
+            if (info == null) {
+                return null;
+            }
+            Integer access = info.access(name + desc);
+            if (access != null && (access & Opcodes.ACC_STATIC) != 0) {
+                return t;
+            }
+            t = info.superName;
+        }
+        return null;
+    }
+
     /** Whether {@code type} is {@code target} or a subtype of it. */
     boolean isSubtype(String type, String target) {
         if (type.equals(target)) {

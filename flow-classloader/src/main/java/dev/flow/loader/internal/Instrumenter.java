@@ -63,7 +63,7 @@ public final class Instrumenter {
     private final ClassLoader parent;
     private final boolean strict;
     private final Map<String, List<SuspensionPoint>> pointsByName = new HashMap<>();
-    /** The {@code CONSTRUCTOR} points, applied before the analysis ({@link ConstructorReplacements}). */
+    /** The constructor points, applied before the analysis ({@link ConstructorReplacements}). */
     private final List<SuspensionPoint> constructors = new ArrayList<>();
     private final Map<String, ClassNode> nodes = new LinkedHashMap<>();
     private final Map<String, byte[]> originals = new HashMap<>();
@@ -114,14 +114,19 @@ public final class Instrumenter {
         this.parent = parent;
         this.strict = strict;
         List<SuspensionPoint> calls = new ArrayList<>();
+        List<SuspensionPoint> replacements = new ArrayList<>();
         for (SuspensionPoint p : points) {
-            if (p.kind() == SuspensionPoint.Kind.CONSTRUCTOR) {
+            if (p.isConstructor()) {
                 constructors.add(p);
-                // After ConstructorReplacements, the replacement's call is the suspension point.
-                calls.add(SuspensionPoint.replaceWithStatic(p.replacementOwner(), p.replacementName(),
-                        p.replacementDescriptor(), p.replacementOwner(), p.replacementName(), p.replacementDescriptor()));
+                SuspensionPoint call = SuspensionPoint.replaceWithStatic(p.replacementOwner(), p.replacementName(),
+                        p.replacementDescriptor(), p.replacementOwner(), p.replacementName(), p.replacementDescriptor());
+                replacements.add(call);
+                if (p.kind() == SuspensionPoint.Kind.CONSTRUCTOR) {
+                    calls.add(call); // after ConstructorReplacements, the replacement's call is the suspension point
+                }
             } else {
                 calls.add(p);
+                replacements.add(p);
             }
         }
         for (SuspensionPoint p : calls) {
@@ -145,7 +150,7 @@ public final class Instrumenter {
         this.hierarchy = new Hierarchy(parent, nodes);
         this.dispatch = new Dispatch(hierarchy);
         refuseOwnContinuations();
-        checkReplacements(calls);
+        checkReplacements(replacements);
         desugarLambdas();
         hierarchy.freeze();
         infer();
@@ -525,11 +530,24 @@ public final class Instrumenter {
             if (isStatic != (p.kind() == SuspensionPoint.Kind.STATIC && isStaticPoint(p))) {
                 continue;
             }
+            if (isStatic && hidden(c, p)) {
+                continue;
+            }
             if (hierarchy.isSubtype(c.owner, p.owner())) {
                 return p;
             }
         }
         return null;
+    }
+
+    /**
+     * Whether static call {@code c} runs another method than point {@code p}'s: one that a subclass of {@code p}'s
+     * owner declares with the same name and descriptor ({@code SSLSocketFactory.getDefault()} hides {@code
+     * SocketFactory.getDefault()}). A call through a subclass that inherits the point's method matches.
+     */
+    private boolean hidden(MethodInsnNode c, SuspensionPoint p) {
+        String declarer = hierarchy.staticDeclarer(c.owner, c.name, c.desc);
+        return declarer != null && !declarer.equals(p.owner());
     }
 
     /**

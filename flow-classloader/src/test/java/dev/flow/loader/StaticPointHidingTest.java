@@ -1,0 +1,33 @@
+package dev.flow.loader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.flow.FlowScheduler;
+import dev.flow.SuspendPolicy;
+import dev.flow.spi.SuspensionPoint;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A static suspension point matches calls of its method, also through a subclass that inherits it, but not a
+ * subclass's own static of the same name and descriptor, which hides it ({@code SSLSocketFactory.getDefault()} is
+ * not {@code SocketFactory.getDefault()}).
+ */
+class StaticPointHidingTest {
+
+    @Test
+    void aStaticPointReplacesCallsThroughInheritingSubclassesButNotAHidingStatic() throws Exception {
+        assertEquals("base base hiding", new flowtest.statics.CallsPauses().call());
+        SuspensionPoint p = SuspensionPoint.replaceWithStatic("flowtest/statics/Base", "pause", "()Ljava/lang/String;",
+                "flowtest/statics/Base", "pauseSuspending", "()Ljava/lang/String;");
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.statics").suspensionPoint(p)
+                .strict(true).build();
+        try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("statics").build()) {
+            assertEquals("replaced replaced hiding",
+                    s.submit(loader.newInstance(Callable.class, "flowtest.statics.CallsPauses")).get(Duration.ofSeconds(10)));
+            assertEquals(2, s.stats().resumed(), s.stats().toString());
+            TestSupport.awaitIdle(s);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package flowtest.statics;
+
+/** Declares the static {@link #pause()} the tests' point replaces with {@link #pauseSuspending()}. */
+public class Base {
+    public static String pause() {
+        return "base";
+    }
+
+    /** The point's replacement: waits a millisecond (a suspension point in a flow). */
+    public static String pauseSuspending() throws InterruptedException {
+        Thread.sleep(1);
+        return "replaced";
+    }
+}
