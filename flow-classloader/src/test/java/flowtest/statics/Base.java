@@ -6,6 +6,11 @@ public class Base {
         return "base";
     }
 
+    /** A static substitute's replacement: never waits. */
+    public static String pauseSubstitute() {
+        return "substituted";
+    }
+
     /** The point's replacement: waits a millisecond (a suspension point in a flow). */
     public static String pauseSuspending() throws InterruptedException {
         Thread.sleep(1);

@@ -10,8 +10,8 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 
 /**
- * A static suspension point matches calls of its method, also through a subclass that inherits it, but not a
- * subclass's own static of the same name and descriptor, which hides it ({@code SSLSocketFactory.getDefault()} is
+ * A static suspension point (and a static substitute) matches calls of its method, also through a subclass that
+ * inherits it, but not a subclass's own static of the same name and descriptor, which hides it ({@code SSLSocketFactory.getDefault()} is
  * not {@code SocketFactory.getDefault()}).
  */
 class StaticPointHidingTest {
@@ -27,6 +27,22 @@ class StaticPointHidingTest {
             assertEquals("replaced replaced hiding",
                     s.submit(loader.newInstance(Callable.class, "flowtest.statics.CallsPauses")).get(Duration.ofSeconds(10)));
             assertEquals(2, s.stats().resumed(), s.stats().toString());
+            TestSupport.awaitIdle(s);
+        }
+    }
+
+    @Test
+    void aStaticSubstituteReplacesTheSameCallsAndIsNoSuspensionPoint() throws Exception {
+        SuspensionPoint p = SuspensionPoint.substituteStatic("flowtest/statics/Base", "pause", "()Ljava/lang/String;",
+                "flowtest/statics/Base", "pauseSubstitute");
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.statics").suspensionPoint(p)
+                .strict(true).build();
+        assertEquals("substituted substituted hiding", loader.newInstance(Callable.class, "flowtest.statics.CallsPauses").call(),
+                "on a plain thread");
+        try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("statics").build()) {
+            assertEquals("substituted substituted hiding",
+                    s.submit(loader.newInstance(Callable.class, "flowtest.statics.CallsPauses")).get(Duration.ofSeconds(10)));
+            assertEquals(0, s.stats().resumed(), s.stats().toString());
             TestSupport.awaitIdle(s);
         }
     }

@@ -441,6 +441,16 @@ public final class Awaits {
         return f != null ? f.createSocket() : new Socket();
     }
 
+    /**
+     * Replaces {@code SocketFactory.getDefault()} in loaded code (a static substitute, with the socket constructors,
+     * see {@link #newSocket()}): the {@linkplain DefaultSocketFactory#get() default socket factory} if it is a {@code
+     * SocketFactory}, whose sockets and connecting {@code createSocket} forms suspend; else the JDK's. Never waits.
+     */
+    public static SocketFactory defaultSocketFactory() {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        return f instanceof SocketFactory ? (SocketFactory) f : SocketFactory.getDefault();
+    }
+
     /** Replaces {@code new Socket(String, int)}: as {@link #newSocket()}, connected (suspending) as the JDK's constructor. */
     public static Socket newSocket(String host, int port) throws IOException {
         AsyncSocketFactory f = DefaultSocketFactory.get();

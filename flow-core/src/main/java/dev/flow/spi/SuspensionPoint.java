@@ -45,7 +45,13 @@ public final class SuspensionPoint {
          * Like {@link #CONSTRUCTOR}, for a replacement that never waits (it only chooses what to build): its call is
          * not a suspension point, so it may run where a flow cannot suspend (constructors, static initializers).
          */
-        CONSTRUCTOR_SUBSTITUTE
+        CONSTRUCTOR_SUBSTITUTE,
+        /**
+         * A static method replaced by a static method of the same descriptor that never waits (it only chooses what
+         * to return): no suspension point, so it may run anywhere. A call through a subclass that declares its own
+         * static of the same name and descriptor calls that one and stays.
+         */
+        STATIC_SUBSTITUTE
     }
 
     private final String owner;
@@ -142,6 +148,20 @@ public final class SuspensionPoint {
                 replacementName, p.replacementDescriptor);
     }
 
+    /**
+     * A static method replaced by a static method that never waits ({@link Kind#STATIC_SUBSTITUTE}), taking the same
+     * arguments and returning the same type.
+     *
+     * @param owner internal name of the class declaring the static method, e.g. {@code javax/net/SocketFactory}
+     */
+    public static SuspensionPoint substituteStatic(String owner, String name, String descriptor, String replacementOwner,
+                                                   String replacementName) {
+        Objects.requireNonNull(replacementOwner, "replacementOwner");
+        Objects.requireNonNull(replacementName, "replacementName");
+        return new SuspensionPoint(owner, name, descriptor, Kind.STATIC_SUBSTITUTE, replacementOwner, replacementName,
+                descriptor);
+    }
+
     /** Whether this point replaces a constructor ({@link Kind#CONSTRUCTOR} or {@link Kind#CONSTRUCTOR_SUBSTITUTE}). */
     public boolean isConstructor() {
         return kind == Kind.CONSTRUCTOR || kind == Kind.CONSTRUCTOR_SUBSTITUTE;
@@ -167,24 +187,24 @@ public final class SuspensionPoint {
         return kind;
     }
 
-    /** For {@link Kind#STATIC} and the constructor kinds: internal name of the replacement's class. */
+    /** For the replacing kinds (all but the two await kinds): internal name of the replacement's class. */
     public String replacementOwner() {
         return replacementOwner;
     }
 
-    /** For {@link Kind#STATIC} and the constructor kinds: the replacement's name. */
+    /** For the replacing kinds: the replacement's name. */
     public String replacementName() {
         return replacementName;
     }
 
-    /** For {@link Kind#STATIC} and the constructor kinds: the replacement's descriptor. */
+    /** For the replacing kinds: the replacement's descriptor. */
     public String replacementDescriptor() {
         return replacementDescriptor;
     }
 
     @Override
     public String toString() {
-        return owner + "." + name + descriptor + (kind == Kind.STATIC || isConstructor()
+        return owner + "." + name + descriptor + (replacementOwner != null
                 ? " -> " + replacementOwner + "." + replacementName + replacementDescriptor
                 : kind == Kind.AWAIT_RECEIVER ? " -> await receiver" : " -> await receiver interruptibly");
     }

@@ -18,6 +18,8 @@ import java.util.List;
  * stream} forms nor {@code new Socket(Proxy)}) create a socket of {@link FlowSocketFactory}'s default connector
  * instead (registered as the {@code AsyncSocketFactory} service), connecting as a suspension point; {@code new
  * Socket()} waits for nothing, so it is no suspension point and works in constructors and static initializers.
+ * {@code SocketFactory.getDefault()} gives that factory too (substituted the same way; not {@code
+ * SSLSocketFactory.getDefault()}, another method, which stays the JDK's).
  *
  * <p>Registered as a {@link java.util.ServiceLoader} service of {@link SuspensionPointProvider}; not
  * meant to be called directly. Stateless and thread-safe.
@@ -45,7 +47,9 @@ public final class MinaSuspensionPoints implements SuspensionPointProvider {
             socket("(Ljava/lang/String;I)V"),
             socket("(Ljava/net/InetAddress;I)V"),
             socket("(Ljava/lang/String;ILjava/net/InetAddress;I)V"),
-            socket("(Ljava/net/InetAddress;ILjava/net/InetAddress;I)V"));
+            socket("(Ljava/net/InetAddress;ILjava/net/InetAddress;I)V"),
+            SuspensionPoint.substituteStatic("javax/net/SocketFactory", "getDefault", "()Ljavax/net/SocketFactory;",
+                    AWAITS, "defaultSocketFactory"));
 
     /** A {@code java.net.Socket} constructor, replaced by the {@code Awaits.newSocket} form of the same parameters. */
     private static SuspensionPoint socket(String descriptor) {

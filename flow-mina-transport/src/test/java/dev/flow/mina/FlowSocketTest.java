@@ -268,6 +268,24 @@ class FlowSocketTest {
         flowSocketsInLoadedCode("flowtest.mina.ConstructedSockets", op);
     }
 
+    /** The same with {@code SocketFactory.getDefault()} called in loaded code: Flow's default factory there. */
+    @ParameterizedTest
+    @ValueSource(strings = {"echo", "createSocket", "soTimeout", "shutdownOutput", "shutdownOutputWithInputBuffered",
+        "shutdownInput", "options", "closed", "unconnected", "arguments", "streams", "local", "reset"})
+    void theDefaultSocketFactoryInLoadedCodeMakesFlowSocketsThatSuspend(String op) throws Exception {
+        flowSocketsInLoadedCode("flowtest.mina.DefaultFactorySockets", op);
+    }
+
+    @Test
+    void inLoadedCodeTheDefaultSocketFactoryIsFlowsEvenInAStaticInitializerAndTheDefaultTlsFactoryStaysTheJdks()
+            throws Exception {
+        assertEquals("DefaultSocketFactory DefaultSocketFactory true false", new flowtest.mina.DefaultFactories().call(),
+                "loaded normally");
+        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.DefaultFactories");
+        assertEquals("FlowSocketFactory FlowSocketFactory true false", scheduler.submit(task).toCompletionStage()
+                .toCompletableFuture().get(20, TimeUnit.SECONDS), "a strict flow");
+    }
+
     @Test
     void anUnconnectedSocketMadeInAConstructorOrStaticInitializerIsFlowsAndAStrictFlowMayMakeIt() throws Exception {
         assertEquals("Socket Socket false", new flowtest.mina.SocketHolder().call(), "loaded normally");

@@ -55,7 +55,7 @@ class MinaServicesTest {
     }
 
     @Test
-    void theIoFutureAwaitFamilyAndTheSocketConstructorsAreRegisteredAsSuspensionPoints() {
+    void theIoFutureAwaitFamilyTheSocketConstructorsAndTheDefaultSocketFactoryAreRegistered() {
         List<SuspensionPoint> points = ServiceLoader.load(SuspensionPointProvider.class).stream()
                 .filter(p -> p.type() == MinaSuspensionPoints.class)
                 .findFirst().orElseThrow().get().suspensionPoints();
@@ -80,7 +80,9 @@ class MinaServicesTest {
                 "java/net/Socket.<init>(Ljava/lang/String;ILjava/net/InetAddress;I)V -> " + awaits
                         + ".newSocket(Ljava/lang/String;ILjava/net/InetAddress;I)Ljava/net/Socket;",
                 "java/net/Socket.<init>(Ljava/net/InetAddress;ILjava/net/InetAddress;I)V -> " + awaits
-                        + ".newSocket(Ljava/net/InetAddress;ILjava/net/InetAddress;I)Ljava/net/Socket;"), described);
+                        + ".newSocket(Ljava/net/InetAddress;ILjava/net/InetAddress;I)Ljava/net/Socket;",
+                "javax/net/SocketFactory.getDefault()Ljavax/net/SocketFactory; -> " + awaits
+                        + ".defaultSocketFactory()Ljavax/net/SocketFactory;"), described);
     }
 
     @Test
@@ -107,6 +109,13 @@ class MinaServicesTest {
             }
             Method m = owner.getMethod(p.name(), type.parameterArray());
             assertEquals(type.returnType(), m.getReturnType(), p.toString());
+            if (p.kind() == SuspensionPoint.Kind.STATIC_SUBSTITUTE) {
+                assertTrue(Modifier.isStatic(m.getModifiers()), m.toString());
+                Method r = Class.forName(p.replacementOwner().replace('/', '.'), false, cl)
+                        .getMethod(p.replacementName(), type.parameterArray());
+                assertTrue(Modifier.isStatic(r.getModifiers()), r.toString());
+                assertEquals(type.returnType(), r.getReturnType(), r.toString());
+            }
             if (p.kind() == SuspensionPoint.Kind.STATIC) {
                 Class<?> repl = Class.forName(p.replacementOwner().replace('/', '.'), false, cl);
                 MethodType rt = MethodType.fromMethodDescriptorString(p.replacementDescriptor(), cl);

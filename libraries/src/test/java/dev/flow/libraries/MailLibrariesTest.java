@@ -29,6 +29,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Unmodified mail libraries against GreenMail's SMTP and POP3 servers on 127.0.0.1, their sockets from Flow's
@@ -75,10 +77,15 @@ class MailLibrariesTest {
         return false;
     }
 
-    @Test
-    void commonsNetSmtpAndPop3ClientsGiveTheSyncTranscriptAsFlowsStrictAndLenientAndSuspendWithoutPinning()
+    /**
+     * With Flow's factory given, and with none: Commons Net's default, {@code SocketFactory.getDefault()} in its own
+     * static initializer, the JDK's loaded normally and Flow's when loaded.
+     */
+    @ParameterizedTest(name = "factory given: {0}")
+    @ValueSource(booleans = {true, false})
+    void commonsNetSmtpAndPop3ClientsGiveTheSyncTranscriptAsFlowsStrictAndLenientAndSuspendWithoutPinning(boolean given)
             throws Exception {
-        SocketFactory sockets = connector.socketFactory();
+        SocketFactory sockets = given ? connector.socketFactory() : null;
         assertEquals(COMMONS_NET_TRANSCRIPT, new CommonsNetMail(sockets, smtp, pop3, "sync").call());
         String[] packages = {"flowtest.mail", "org.apache.commons.net"};
         for (boolean strict : new boolean[] {false, true}) {

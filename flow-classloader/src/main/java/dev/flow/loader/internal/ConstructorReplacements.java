@@ -16,11 +16,11 @@ import org.objectweb.asm.tree.TypeInsnNode;
  * Applies the constructor points, before the analysis: {@code new T(args)} of such a constructor ({@code NEW T;
  * DUP; args; INVOKESPECIAL T.<init>}) becomes {@code args; INVOKESTATIC replacement}, whose call the analysis then
  * treats as a suspension point ({@link SuspensionPoint.Kind#CONSTRUCTOR}) or as any call ({@link
- * SuspensionPoint.Kind#CONSTRUCTOR_SUBSTITUTE}, a replacement that never waits). An allocation is matched to its constructor call by
- * nesting, as javac emits them; a method whose allocations do not nest so (other compilers' shapes) is left as
- * it is, and its calls are classified as before; so is the replacement itself, which builds the object, and so
- * are a waiting replacement's allocations in static initializers, which cannot suspend (a strict loader refuses a
- * suspension point there even if it would not wait). Stateless.
+ * SuspensionPoint.Kind#CONSTRUCTOR_SUBSTITUTE}, a replacement that never waits). An allocation is matched to its
+ * constructor call by nesting, as javac emits them; a method whose allocations do not nest so (other compilers'
+ * shapes) is left as it is, and its calls are classified as before; so is the replacement itself, which builds the
+ * object, and so are a waiting replacement's allocations in static initializers, which cannot suspend (a strict
+ * loader refuses a suspension point there even if it would not wait). Stateless.
  */
 final class ConstructorReplacements {
 
@@ -39,7 +39,7 @@ final class ConstructorReplacements {
         return changed;
     }
 
-    /** Rewrites method {@code mn} of class {@code owner}; never in a point's own replacement, which builds the object. */
+    /** Rewrites method {@code mn} of class {@code owner}; never a point's own replacement, which builds the object. */
     private static boolean apply(String owner, MethodNode mn, List<SuspensionPoint> points) {
         Deque<TypeInsnNode> open = new ArrayDeque<>();
         List<AbstractInsnNode[]> rewrites = new ArrayList<>();
@@ -74,8 +74,8 @@ final class ConstructorReplacements {
             SuspensionPoint p = find(points, call);
             mn.instructions.remove(r[0]);
             mn.instructions.remove(r[1]);
-            mn.instructions.set(call, new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(), p.replacementName(),
-                    p.replacementDescriptor(), false));
+            mn.instructions.set(call, new MethodInsnNode(Opcodes.INVOKESTATIC, p.replacementOwner(),
+                    p.replacementName(), p.replacementDescriptor(), false));
         }
         return !rewrites.isEmpty();
     }

@@ -65,6 +65,8 @@ public final class Instrumenter {
     private final Map<String, List<SuspensionPoint>> pointsByName = new HashMap<>();
     /** The constructor points, applied before the analysis ({@link ConstructorReplacements}). */
     private final List<SuspensionPoint> constructors = new ArrayList<>();
+    /** The static substitutes, applied before the analysis ({@link StaticSubstitutes}). */
+    private final List<SuspensionPoint> staticSubstitutes = new ArrayList<>();
     private final Map<String, ClassNode> nodes = new LinkedHashMap<>();
     private final Map<String, byte[]> originals = new HashMap<>();
     private final Set<String> generated = new HashSet<>();
@@ -118,12 +120,18 @@ public final class Instrumenter {
         for (SuspensionPoint p : points) {
             if (p.isConstructor()) {
                 constructors.add(p);
-                SuspensionPoint call = SuspensionPoint.replaceWithStatic(p.replacementOwner(), p.replacementName(),
-                        p.replacementDescriptor(), p.replacementOwner(), p.replacementName(), p.replacementDescriptor());
+                String owner = p.replacementOwner();
+                String name = p.replacementName();
+                String desc = p.replacementDescriptor();
+                SuspensionPoint call = SuspensionPoint.replaceWithStatic(owner, name, desc, owner, name, desc);
                 replacements.add(call);
                 if (p.kind() == SuspensionPoint.Kind.CONSTRUCTOR) {
                     calls.add(call); // after ConstructorReplacements, the replacement's call is the suspension point
                 }
+            } else if (p.kind() == SuspensionPoint.Kind.STATIC_SUBSTITUTE) {
+                staticSubstitutes.add(p);
+                replacements.add(SuspensionPoint.replaceWithStatic(p.owner(), p.name(), p.descriptor(),
+                        p.replacementOwner(), p.replacementName(), p.replacementDescriptor()));
             } else {
                 calls.add(p);
                 replacements.add(p);
@@ -148,6 +156,7 @@ public final class Instrumenter {
         }
         substitute();
         this.hierarchy = new Hierarchy(parent, nodes);
+        substituteStatics();
         this.dispatch = new Dispatch(hierarchy);
         refuseOwnContinuations();
         checkReplacements(replacements);
@@ -198,6 +207,18 @@ public final class Instrumenter {
                 nodes.put(e.getKey(), cn);
                 originals.put(e.getKey(), e.getValue());
                 substituted.add(e.getKey());
+            }
+        }
+    }
+
+    /** Applies the static substitutes ({@link StaticSubstitutes}) to the in-scope classes but Flow's own copies. */
+    private void substituteStatics() {
+        if (staticSubstitutes.isEmpty()) {
+            return;
+        }
+        for (ClassNode cn : nodes.values()) {
+            if (!Substitutes.isSubstitute(cn.name) && StaticSubstitutes.apply(cn, staticSubstitutes, hierarchy)) {
+                substituted.add(cn.name);
             }
         }
     }
