@@ -78,7 +78,17 @@ class PgJdbcBridgeTest {
 
     @Test
     void queriesGiveTheSameResultsAsFlowsStrictAndLenientSuspendAndPinNowhere() throws Exception {
-        runInFlows(CLIENT, expected);
+        runInFlows(CLIENT, expected, true);
+    }
+
+    /**
+     * With no {@code socketFactory} property pgjdbc takes {@code SocketFactory.getDefault()} in its own code: the
+     * JDK's loaded normally, Flow's when loaded, so the queries suspend all the same.
+     */
+    @Test
+    void withNoSocketFactoryPropertyTheLoadedDriversDefaultSocketsAreFlowsAndQueriesSuspendAndPinNowhere()
+            throws Exception {
+        runInFlows(CLIENT, expected, false);
     }
 
     @Test
@@ -91,18 +101,21 @@ class PgJdbcBridgeTest {
                 + "org.postgresql.util.PSQLException 22012 ERROR: division by zero; "
                 + "org.postgresql.util.PSQLException 25P02 ERROR: current transaction is aborted, commands ignored until "
                 + "end of transaction block; 35.0 7,14,21,28", sync);
-        runInFlows(SELECTS, sync);
+        runInFlows(SELECTS, sync, true);
     }
 
-    /** Runs {@value #SESSIONS} sessions of {@code client} over connections opened beforehand, lenient then strict. */
-    private static void runInFlows(String client, String expected) throws Exception {
+    /**
+     * Runs {@value #SESSIONS} sessions of {@code client} over connections opened beforehand, lenient then strict,
+     * with the {@code socketFactory} property naming Flow's factory ({@code property}) or without it.
+     */
+    private static void runInFlows(String client, String expected, boolean property) throws Exception {
         for (boolean strict : new boolean[] {false, true}) {
             ContinuationClassLoader loader = strict ? PgJdbcBridgeTest.strict : lenient;
             // Connected on this plain thread (as sync code: a strict loader refuses a connect only inside a flow).
             List<Connection> connections = new ArrayList<>();
             for (int i = 0; i < SESSIONS; i++) {
-                connections.add((Connection) loader.loadClass(CLIENT).getMethod("connect", String.class)
-                        .invoke(null, postgres.jdbcUrl()));
+                connections.add((Connection) loader.loadClass(CLIENT).getMethod("connect", String.class, boolean.class)
+                        .invoke(null, postgres.jdbcUrl(), property));
             }
             int warningsBefore = Pins.warnings().size();
             try (FlowScheduler scheduler = scheduler("pgjdbc-queries")) {
