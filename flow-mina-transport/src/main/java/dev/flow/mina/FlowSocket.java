@@ -91,7 +91,6 @@ final class FlowSocket extends Socket implements AsyncSocket {
         return s;
     }
 
-
     private void connected(MinaTransport t) {
         IoSession session = t.session();
         remote = (InetSocketAddress) session.getRemoteAddress();

@@ -32,8 +32,11 @@ final class SocketTransport implements AsyncTransport {
     private final MinaTransport t;
     /** {@link MinaTransport#config()} with the socket's read timeout. */
     private volatile TransportConfig config;
-    /** Whether a read has returned end of stream. */
-    private volatile boolean endOfStream;
+    /**
+     * Whether a read has returned end of stream. Read and written only by the reader, one thread or flow at a time
+     * like the stream (a flow resumed elsewhere sees it through the scheduler's hand-off): no volatile read per read.
+     */
+    private boolean endOfStream;
 
     SocketTransport(FlowSocket socket, MinaTransport t) {
         this.socket = socket;
