@@ -1,7 +1,24 @@
 package flowtest.statics;
 
-/** Declares the static {@link #pause()} the tests' point replaces with {@link #pauseSuspending()}. */
+/**
+ * Declares the static {@link #pause()} the tests' point replaces with {@link #pauseSuspending()}, and the final {@link
+ * #name()} a final substitute replaces with {@link #nameSubstitute(Base)}.
+ */
 public class Base {
+    public final String name() {
+        return "final";
+    }
+
+    /** Not final: a final substitute of it is refused. */
+    public String label() {
+        return "label";
+    }
+
+    /** A final substitute's replacement, taking the receiver. */
+    public static String nameSubstitute(Base receiver) {
+        return "substituted-" + receiver.getClass().getSimpleName();
+    }
+
     public static String pause() {
         return "base";
     }

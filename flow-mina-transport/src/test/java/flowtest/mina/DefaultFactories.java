@@ -6,7 +6,7 @@ import javax.net.ssl.SSLSocketFactory;
 
 /**
  * What {@code SocketFactory.getDefault()} gives, here and in a static initializer, and whether {@code
- * SSLSocketFactory.getDefault()} gives the JDK's TLS factory.
+ * SSLSocketFactory.getDefault()} gives a TLS factory, and Flow's.
  */
 public class DefaultFactories implements Callable<String> {
 

@@ -1,6 +1,8 @@
 package dev.flow.loader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.FlowScheduler;
 import dev.flow.SuspendPolicy;
@@ -12,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A static suspension point (and a static substitute) matches calls of its method, also through a subclass that
  * inherits it, but not a subclass's own static of the same name and descriptor, which hides it ({@code SSLSocketFactory.getDefault()} is
- * not {@code SocketFactory.getDefault()}).
+ * not {@code SocketFactory.getDefault()}); a final substitute matches calls of its final method on the owner and
+ * through subclasses, and is refused for a method that is not final.
  */
 class StaticPointHidingTest {
 
@@ -45,5 +48,30 @@ class StaticPointHidingTest {
             assertEquals(0, s.stats().resumed(), s.stats().toString());
             TestSupport.awaitIdle(s);
         }
+    }
+
+    @Test
+    void aFinalSubstituteReplacesCallsOnItsOwnerAndThroughSubclassesAndIsNoSuspensionPoint() throws Exception {
+        assertEquals("final final label", new flowtest.statics.CallsFinals().call());
+        SuspensionPoint p = SuspensionPoint.substituteFinal("flowtest/statics/Base", "name", "()Ljava/lang/String;",
+                "flowtest/statics/Base", "nameSubstitute");
+        ContinuationClassLoader loader = ContinuationClassLoader.builder().include("flowtest.statics").suspensionPoint(p)
+                .strict(true).build();
+        try (FlowScheduler s = FlowScheduler.builder().workers(1).policy(SuspendPolicy.immediately()).name("finals").build()) {
+            assertEquals("substituted-Base substituted-Inheriting label",
+                    s.submit(loader.newInstance(Callable.class, "flowtest.statics.CallsFinals")).get(Duration.ofSeconds(10)));
+            assertEquals(0, s.stats().resumed(), s.stats().toString());
+            TestSupport.awaitIdle(s);
+        }
+    }
+
+    @Test
+    void aFinalSubstituteOfAMethodThatIsNotFinalIsRefusedNamingIt() {
+        SuspensionPoint p = SuspensionPoint.substituteFinal("flowtest/statics/Base", "label", "()Ljava/lang/String;",
+                "flowtest/statics/Base", "nameSubstitute");
+        Throwable e = assertThrows(InstrumentationException.class, () -> ContinuationClassLoader.builder()
+                .include("flowtest.statics").suspensionPoint(p).build().newInstance(Callable.class, "flowtest.statics.CallsFinals"));
+        assertTrue(e.getMessage().contains("flowtest.statics.Base.label()Ljava/lang/String;")
+                && e.getMessage().contains("not a final instance method"), e.toString());
     }
 }

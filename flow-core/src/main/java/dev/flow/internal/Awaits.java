@@ -10,6 +10,7 @@ import dev.flow.TransportConfig;
 import dev.flow.spi.AsyncConnector;
 import dev.flow.spi.AsyncSocket;
 import dev.flow.spi.AsyncSocketFactory;
+import dev.flow.spi.AsyncTlsSocket;
 import dev.flow.spi.Awaitable;
 import dev.flow.spi.AsyncTransport;
 import dev.flow.spi.ReadDeadlines;
@@ -33,7 +34,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.SocketFactory;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import org.apache.commons.javaflow.api.Continuation;
 
 /**
@@ -449,6 +453,72 @@ public final class Awaits {
     public static SocketFactory defaultSocketFactory() {
         AsyncSocketFactory f = DefaultSocketFactory.get();
         return f instanceof SocketFactory ? (SocketFactory) f : SocketFactory.getDefault();
+    }
+
+    /**
+     * Replaces {@code SSLContext.getSocketFactory()} in loaded code (a final substitute, with the socket constructors):
+     * the {@linkplain DefaultSocketFactory#get() default socket factory}'s TLS factory of {@code context}, which layers
+     * TLS over Flow's sockets so that it suspends ({@link AsyncSocketFactory#tlsSocketFactory}); {@code context}'s own
+     * if there is none. Never waits.
+     */
+    public static SSLSocketFactory tlsSocketFactory(SSLContext context) {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        return f != null ? f.tlsSocketFactory(context) : context.getSocketFactory();
+    }
+
+    /**
+     * Replaces {@code SSLSocketFactory.getDefault()} in loaded code (a static substitute): {@link #tlsSocketFactory}
+     * of the default {@code SSLContext}, which is what the JDK's is unless the security property {@code
+     * ssl.SocketFactory.provider} names another class (then the JDK's, as when there is no default context). Never
+     * waits.
+     */
+    public static SocketFactory defaultTlsSocketFactory() {
+        AsyncSocketFactory f = DefaultSocketFactory.get();
+        if (f == null || java.security.Security.getProperty("ssl.SocketFactory.provider") != null) {
+            return SSLSocketFactory.getDefault();
+        }
+        try {
+            return f.tlsSocketFactory(SSLContext.getDefault());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return SSLSocketFactory.getDefault();
+        }
+    }
+
+    /** Replaces {@code SSLSocket.startHandshake()}: Flow's TLS sockets ({@link AsyncTlsSocket}) handshake suspending. */
+    public static void startHandshake(SSLSocket s) throws IOException {
+        if (!(s instanceof AsyncTlsSocket)) {
+            s.startHandshake();
+            return;
+        }
+        handshake((AsyncTlsSocket) s, true);
+    }
+
+    /**
+     * Replaces {@code SSLSocket.getSession()}: on Flow's TLS sockets a handshake not done yet runs first, suspending;
+     * as the JDK's, a failed handshake is not thrown here, the socket's session then shows it.
+     */
+    public static SSLSession tlsSession(SSLSocket s) {
+        if (s instanceof AsyncTlsSocket) {
+            try {
+                handshake((AsyncTlsSocket) s, true);
+            } catch (IOException e) {
+                // As the JDK's getSession(): the failure shows as the session (a null session), not as an exception.
+            }
+        }
+        return s.getSession();
+    }
+
+    /**
+     * Handshakes {@code s}: starts the handshake, waits for it within the socket's {@code soTimeout} (suspending if
+     * {@code suspend} and the flow can, else blocking the thread), finishes it (which throws on failure, timeout
+     * or interrupt).
+     */
+    public static void handshake(AsyncTlsSocket s, boolean suspend) throws IOException {
+        Object handshake = s.startHandshakeAsync();
+        if (handshake != null) {
+            awaitAttempt(handshake, TimeUnit.MILLISECONDS.toNanos(((Socket) s).getSoTimeout()), suspend);
+        }
+        s.finishHandshake(handshake);
     }
 
     /** Replaces {@code new Socket(String, int)}: as {@link #newSocket()}, connected (suspending) as the JDK's constructor. */

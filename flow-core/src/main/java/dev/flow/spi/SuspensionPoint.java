@@ -51,7 +51,13 @@ public final class SuspensionPoint {
          * to return): no suspension point, so it may run anywhere. A call through a subclass that declares its own
          * static of the same name and descriptor calls that one and stays.
          */
-        STATIC_SUBSTITUTE
+        STATIC_SUBSTITUTE,
+        /**
+         * A {@code final} instance method replaced by a static method that never waits, taking the receiver followed
+         * by the original arguments: no suspension point, so it may run anywhere. Calls through subclasses match too
+         * (a final method cannot be overridden); a loader refuses the point if the method is not final.
+         */
+        FINAL_SUBSTITUTE
     }
 
     private final String owner;
@@ -160,6 +166,21 @@ public final class SuspensionPoint {
         Objects.requireNonNull(replacementName, "replacementName");
         return new SuspensionPoint(owner, name, descriptor, Kind.STATIC_SUBSTITUTE, replacementOwner, replacementName,
                 descriptor);
+    }
+
+    /**
+     * A {@code final} instance method replaced by a static method that never waits ({@link Kind#FINAL_SUBSTITUTE}),
+     * taking the receiver followed by the original arguments and returning the same type.
+     *
+     * @param owner internal name of the class declaring the final method, e.g. {@code javax/net/ssl/SSLContext}
+     */
+    public static SuspensionPoint substituteFinal(String owner, String name, String descriptor, String replacementOwner,
+                                                  String replacementName) {
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(replacementOwner, "replacementOwner");
+        Objects.requireNonNull(replacementName, "replacementName");
+        return new SuspensionPoint(owner, name, descriptor, Kind.FINAL_SUBSTITUTE, replacementOwner, replacementName,
+                "(L" + owner + ";" + descriptor.substring(1));
     }
 
     /** Whether this point replaces a constructor ({@link Kind#CONSTRUCTOR} or {@link Kind#CONSTRUCTOR_SUBSTITUTE}). */

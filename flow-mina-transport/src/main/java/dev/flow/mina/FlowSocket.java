@@ -365,6 +365,11 @@ final class FlowSocket extends Socket implements AsyncSocket {
         }
     }
 
+    /** The connection's transport, {@code null} until connected. */
+    SocketTransport transport() {
+        return transport;
+    }
+
     private void checkOpenAndConnected() throws SocketException {
         if (closed) {
             throw new SocketException(CLOSED);

@@ -8,6 +8,8 @@ import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.Objects;
 import javax.net.SocketFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * A {@link SocketFactory} whose sockets connect over TCP through a {@link FlowConnector}, for existing
@@ -135,6 +137,16 @@ public final class FlowSocketFactory extends SocketFactory implements AsyncSocke
                 s.close();
             }
         }
+    }
+
+    /**
+     * The TLS factory of {@code context} that loaded code gets for {@code context.getSocketFactory()}: it layers TLS
+     * over Flow's sockets so that the handshake, reads and writes suspend; anything else is the context's own
+     * factory's.
+     */
+    @Override
+    public SSLSocketFactory tlsSocketFactory(SSLContext context) {
+        return new FlowTlsSocketFactory(context);
     }
 
     @Override

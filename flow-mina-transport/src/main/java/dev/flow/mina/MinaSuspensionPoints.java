@@ -18,8 +18,13 @@ import java.util.List;
  * stream} forms nor {@code new Socket(Proxy)}) create a socket of {@link FlowSocketFactory}'s default connector
  * instead (registered as the {@code AsyncSocketFactory} service), connecting as a suspension point; {@code new
  * Socket()} waits for nothing, so it is no suspension point and works in constructors and static initializers.
- * {@code SocketFactory.getDefault()} gives that factory too (substituted the same way; not {@code
- * SSLSocketFactory.getDefault()}, another method, which stays the JDK's).
+ * {@code SocketFactory.getDefault()} gives that factory too (substituted the same way).
+ *
+ * <p>And makes TLS that loaded code layers over those sockets suspend: {@code sslContext.getSocketFactory()} and
+ * {@code SSLSocketFactory.getDefault()} give a factory whose {@code createSocket(socket, host, port, autoClose)}
+ * layers Flow's TLS socket over a Flow socket (MINA's TLS filter with the engine configured as the code configures
+ * the socket), and {@code startHandshake()} and {@code getSession()} of such a socket suspend (on any other {@code
+ * SSLSocket} they are the original calls).
  *
  * <p>Registered as a {@link java.util.ServiceLoader} service of {@link SuspensionPointProvider}; not
  * meant to be called directly. Stateless and thread-safe.
@@ -28,6 +33,9 @@ public final class MinaSuspensionPoints implements SuspensionPointProvider {
 
     private static final String IO_FUTURE = "org/apache/mina/core/future/IoFuture";
     private static final String AWAITS = "dev/flow/internal/Awaits";
+    private static final String SSL_CONTEXT = "javax/net/ssl/SSLContext";
+    private static final String SSL_SOCKET_FACTORY = "javax/net/ssl/SSLSocketFactory";
+    private static final String SSL_SOCKET = "javax/net/ssl/SSLSocket";
     private static final String READY_MILLIS = "(Ljava/lang/Object;J)Z";
     private static final String READY_TIMEOUT = "(Ljava/lang/Object;JLjava/util/concurrent/TimeUnit;)Z";
 
@@ -49,7 +57,15 @@ public final class MinaSuspensionPoints implements SuspensionPointProvider {
             socket("(Ljava/lang/String;ILjava/net/InetAddress;I)V"),
             socket("(Ljava/net/InetAddress;ILjava/net/InetAddress;I)V"),
             SuspensionPoint.substituteStatic("javax/net/SocketFactory", "getDefault", "()Ljavax/net/SocketFactory;",
-                    AWAITS, "defaultSocketFactory"));
+                    AWAITS, "defaultSocketFactory"),
+            SuspensionPoint.substituteFinal(SSL_CONTEXT, "getSocketFactory", "()L" + SSL_SOCKET_FACTORY + ";",
+                    AWAITS, "tlsSocketFactory"),
+            SuspensionPoint.substituteStatic(SSL_SOCKET_FACTORY, "getDefault", "()Ljavax/net/SocketFactory;",
+                    AWAITS, "defaultTlsSocketFactory"),
+            SuspensionPoint.replaceWithStatic(SSL_SOCKET, "startHandshake", "()V", AWAITS, "startHandshake",
+                    "(L" + SSL_SOCKET + ";)V"),
+            SuspensionPoint.replaceWithStatic(SSL_SOCKET, "getSession", "()Ljavax/net/ssl/SSLSession;", AWAITS,
+                    "tlsSession", "(L" + SSL_SOCKET + ";)Ljavax/net/ssl/SSLSession;"));
 
     /** A {@code java.net.Socket} constructor, replaced by the {@code Awaits.newSocket} form of the same parameters. */
     private static SuspensionPoint socket(String descriptor) {

@@ -719,6 +719,14 @@ public final class MinaTransport implements AsyncTransport {
      */
     @Override
     public Awaitable startTlsAsync(TlsUpgrade upgrade) throws IOException {
+        return startTlsAsync(upgrade, null);
+    }
+
+    /**
+     * {@link #startTlsAsync(TlsUpgrade)} with the engine to use, configured by its caller ({@link FlowTlsSocket}: as
+     * the library configured its socket), or {@code null} for one the upgrade describes.
+     */
+    Awaitable startTlsAsync(TlsUpgrade upgrade, javax.net.ssl.SSLEngine engine) throws IOException {
         Objects.requireNonNull(upgrade, "upgrade");
         if (session.getTransportMetadata().isConnectionless()
                 || !InetSocketAddress.class.isAssignableFrom(session.getTransportMetadata().getAddressType())) {
@@ -771,7 +779,7 @@ public final class MinaTransport implements AsyncTransport {
             reader.disable();
         }
         try {
-            chain.addFirst(FilterList.TLS, new UpgradeFilter(upgrade));
+            chain.addFirst(FilterList.TLS, new UpgradeFilter(upgrade, engine));
         } catch (RuntimeException e) {
             IOException why = new IOException("startTls: the TLS filter could not be added to " + this + ": " + e, e);
             onException(why);
@@ -850,17 +858,22 @@ public final class MinaTransport implements AsyncTransport {
         }
     }
 
-    /** MINA's {@code SslFilter} with the engine an upgrade describes. */
+    /** MINA's {@code SslFilter} with the engine given, or else the one an upgrade describes. */
     private static final class UpgradeFilter extends SslFilter {
         private final TlsUpgrade upgrade;
+        private final javax.net.ssl.SSLEngine engine;
 
-        UpgradeFilter(TlsUpgrade upgrade) {
+        UpgradeFilter(TlsUpgrade upgrade, javax.net.ssl.SSLEngine engine) {
             super(upgrade.context());
             this.upgrade = upgrade;
+            this.engine = engine;
         }
 
         @Override
         protected javax.net.ssl.SSLEngine createEngine(IoSession session, InetSocketAddress addr) {
+            if (engine != null) {
+                return engine;
+            }
             javax.net.ssl.SSLEngine e = upgrade.peerHost() != null
                     ? sslContext.createSSLEngine(upgrade.peerHost(), upgrade.peerPort())
                     : sslContext.createSSLEngine();
@@ -1674,6 +1687,9 @@ public final class MinaTransport implements AsyncTransport {
         }
         handshakeOver();
         session.closeNow();
+        // A write the TLS filter holds until its handshake completes is never completed when the handshake fails: MINA
+        // does not close such a session through the filter, so the close above may never reach onSessionClosed.
+        failIfPending(lastWrite);
     }
 
     // ---------------------------------------------------------------- helpers (under lock)

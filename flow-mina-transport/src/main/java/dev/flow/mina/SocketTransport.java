@@ -37,6 +37,11 @@ final class SocketTransport implements AsyncTransport {
      * like the stream (a flow resumed elsewhere sees it through the scheduler's hand-off): no volatile read per read.
      */
     private boolean endOfStream;
+    /**
+     * The TLS socket layered over this connection ({@link FlowTlsSocket}) until its handshake is complete: reads wait
+     * for the handshake, which the first read or write starts, as the JDK's {@code SSLSocket} does.
+     */
+    private volatile FlowTlsSocket handshaking;
 
     SocketTransport(FlowSocket socket, MinaTransport t) {
         this.socket = socket;
@@ -57,6 +62,55 @@ final class SocketTransport implements AsyncTransport {
 
     IoSession session() {
         return t.session();
+    }
+
+    /** Layers {@code tls} over the connection: its handshake starts at the first read or write, reads wait for it. */
+    void layer(FlowTlsSocket tls) {
+        handshaking = tls;
+    }
+
+    /** Starts the TLS upgrade with {@code engine}, configured by the caller ({@link FlowTlsSocket}). */
+    Awaitable startTls(dev.flow.TlsUpgrade upgrade, javax.net.ssl.SSLEngine engine) throws IOException {
+        return t.startTlsAsync(upgrade, engine);
+    }
+
+    @Override
+    public javax.net.ssl.SSLSession finishTls(Awaitable handshake) throws IOException {
+        return t.finishTls(handshake);
+    }
+
+    /**
+     * Whether a read must wait for the layered socket's handshake, which this starts if it has not started; throws
+     * if it failed.
+     */
+    private boolean awaitingHandshake() throws IOException {
+        FlowTlsSocket tls = handshaking;
+        if (tls == null) {
+            return false;
+        }
+        if (tls.handshakeForIo() != null) {
+            return true;
+        }
+        handshaking = null;
+        return false;
+    }
+
+    /**
+     * Before a write: starts the layered socket's handshake if it has not started (the write then waits in the TLS
+     * filter until it is complete; a write from a blocking call waits for it here, so that the filter never holds
+     * more than a flush's worth); throws if it failed.
+     */
+    private void handshakeBeforeWrite(boolean blocking) throws IOException {
+        FlowTlsSocket tls = handshaking;
+        if (tls == null) {
+            return;
+        }
+        if (blocking) {
+            tls.startHandshake();
+        } else if (tls.handshakeForIo() != null) {
+            return;
+        }
+        handshaking = null;
     }
 
     /** Drops the input buffered so far (after {@code shutdownInput()}). */
@@ -135,21 +189,25 @@ final class SocketTransport implements AsyncTransport {
 
     @Override
     public void writeLine(String line) throws IOException {
+        handshakeBeforeWrite(true);
         Awaits.awaitWrite(this, writeLineAsync(line), false);
     }
 
     @Override
     public void write(byte[] src, int off, int len) throws IOException {
+        handshakeBeforeWrite(true);
         Awaits.awaitWrite(this, writeAsync(src, off, len), false);
     }
 
     @Override
     public void writeText(String text) throws IOException {
+        handshakeBeforeWrite(true);
         Awaits.awaitWrite(this, writeTextAsync(text), false);
     }
 
     @Override
     public void flush() throws IOException {
+        handshakeBeforeWrite(true);
         Awaits.awaitWrite(this, flushAsync(), false);
     }
 
@@ -165,6 +223,9 @@ final class SocketTransport implements AsyncTransport {
     public String pollLine(LineTerminator terminator, int maxLength) throws IOException {
         socket.checkReadable();
         if (socket.isInputShutdown()) {
+            return null;
+        }
+        if (awaitingHandshake()) {
             return null;
         }
         try {
@@ -189,6 +250,9 @@ final class SocketTransport implements AsyncTransport {
         if (socket.isInputShutdown()) {
             java.util.Objects.checkFromIndexSize(off, len, dst.length);
             n = len > 0 ? -1 : 0;
+        } else if (awaitingHandshake()) {
+            java.util.Objects.checkFromIndexSize(off, len, dst.length);
+            n = 0;
         } else {
             try {
                 n = t.pollRead(dst, off, len);
@@ -208,6 +272,9 @@ final class SocketTransport implements AsyncTransport {
         if (socket.isInputShutdown()) {
             return n > 0 ? -1 : 0;
         }
+        if (awaitingHandshake()) {
+            return 0;
+        }
         try {
             return t.pollSkip(n);
         } catch (IOException e) {
@@ -220,6 +287,9 @@ final class SocketTransport implements AsyncTransport {
         socket.checkReadable();
         if (socket.isInputShutdown()) {
             return -1;
+        }
+        if (awaitingHandshake()) {
+            return 0;
         }
         try {
             return t.pollScan(scanner);
@@ -247,7 +317,12 @@ final class SocketTransport implements AsyncTransport {
 
     @Override
     public Awaitable inputReady() {
-        return socket.isClosed() || socket.isInputShutdown() ? Signal.DONE : t.inputReady();
+        if (socket.isClosed() || socket.isInputShutdown()) {
+            return Signal.DONE;
+        }
+        FlowTlsSocket tls = handshaking;
+        Awaitable h = tls != null ? tls.pendingHandshake() : null;
+        return h != null ? h : t.inputReady();
     }
 
     @Override
@@ -278,6 +353,7 @@ final class SocketTransport implements AsyncTransport {
     @Override
     public Awaitable writeLineAsync(String line) throws IOException {
         socket.checkWritable();
+        handshakeBeforeWrite(false);
         try {
             return t.writeLineAsync(line);
         } catch (IOException e) {
@@ -288,6 +364,7 @@ final class SocketTransport implements AsyncTransport {
     @Override
     public Awaitable writeAsync(byte[] src, int off, int len) throws IOException {
         socket.checkWritable();
+        handshakeBeforeWrite(false);
         try {
             return t.writeAsync(src, off, len);
         } catch (IOException e) {
@@ -298,6 +375,7 @@ final class SocketTransport implements AsyncTransport {
     @Override
     public Awaitable writeTextAsync(String text) throws IOException {
         socket.checkWritable();
+        handshakeBeforeWrite(false);
         try {
             return t.writeTextAsync(text);
         } catch (IOException e) {
@@ -311,10 +389,11 @@ final class SocketTransport implements AsyncTransport {
         if (socket.isClosed()) {
             return Signal.DONE;
         }
+        handshakeBeforeWrite(false);
         try {
             return t.flushAsync();
         } catch (IOException e) {
-            throw asJdks(e);
+            throw handshakeFailureOr(e);
         }
     }
 
@@ -323,8 +402,24 @@ final class SocketTransport implements AsyncTransport {
         try {
             t.checkWrite(write);
         } catch (IOException e) {
-            throw asJdks(e);
+            throw handshakeFailureOr(e);
         }
+    }
+
+    /**
+     * The layered socket's failed handshake if that is why a write failed (a write waits in the TLS filter for the
+     * handshake, and fails with the connection), else {@code e} as the JDK reports it.
+     */
+    private IOException handshakeFailureOr(IOException e) {
+        FlowTlsSocket tls = handshaking;
+        if (tls != null) {
+            try {
+                tls.handshakeForIo();
+            } catch (IOException failed) {
+                return failed;
+            }
+        }
+        return asJdks(e);
     }
 
     /**

@@ -277,12 +277,12 @@ class FlowSocketTest {
     }
 
     @Test
-    void inLoadedCodeTheDefaultSocketFactoryIsFlowsEvenInAStaticInitializerAndTheDefaultTlsFactoryStaysTheJdks()
+    void inLoadedCodeTheDefaultSocketFactoryIsFlowsEvenInAStaticInitializerAndTheDefaultTlsFactoryLayersFlowsTls()
             throws Exception {
         assertEquals("DefaultSocketFactory DefaultSocketFactory true false", new flowtest.mina.DefaultFactories().call(),
                 "loaded normally");
         Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.DefaultFactories");
-        assertEquals("FlowSocketFactory FlowSocketFactory true false", scheduler.submit(task).toCompletionStage()
+        assertEquals("FlowSocketFactory FlowSocketFactory true true", scheduler.submit(task).toCompletionStage()
                 .toCompletableFuture().get(20, TimeUnit.SECONDS), "a strict flow");
     }
 

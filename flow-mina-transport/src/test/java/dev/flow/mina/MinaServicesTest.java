@@ -55,7 +55,7 @@ class MinaServicesTest {
     }
 
     @Test
-    void theIoFutureAwaitFamilyTheSocketConstructorsAndTheDefaultSocketFactoryAreRegistered() {
+    void theIoFutureAwaitFamilyTheSocketConstructorsTheDefaultSocketFactoriesAndTlsAreRegistered() {
         List<SuspensionPoint> points = ServiceLoader.load(SuspensionPointProvider.class).stream()
                 .filter(p -> p.type() == MinaSuspensionPoints.class)
                 .findFirst().orElseThrow().get().suspensionPoints();
@@ -82,7 +82,14 @@ class MinaServicesTest {
                 "java/net/Socket.<init>(Ljava/net/InetAddress;ILjava/net/InetAddress;I)V -> " + awaits
                         + ".newSocket(Ljava/net/InetAddress;ILjava/net/InetAddress;I)Ljava/net/Socket;",
                 "javax/net/SocketFactory.getDefault()Ljavax/net/SocketFactory; -> " + awaits
-                        + ".defaultSocketFactory()Ljavax/net/SocketFactory;"), described);
+                        + ".defaultSocketFactory()Ljavax/net/SocketFactory;",
+                "javax/net/ssl/SSLContext.getSocketFactory()Ljavax/net/ssl/SSLSocketFactory; -> " + awaits
+                        + ".tlsSocketFactory(Ljavax/net/ssl/SSLContext;)Ljavax/net/ssl/SSLSocketFactory;",
+                "javax/net/ssl/SSLSocketFactory.getDefault()Ljavax/net/SocketFactory; -> " + awaits
+                        + ".defaultTlsSocketFactory()Ljavax/net/SocketFactory;",
+                "javax/net/ssl/SSLSocket.startHandshake()V -> " + awaits + ".startHandshake(Ljavax/net/ssl/SSLSocket;)V",
+                "javax/net/ssl/SSLSocket.getSession()Ljavax/net/ssl/SSLSession; -> " + awaits
+                        + ".tlsSession(Ljavax/net/ssl/SSLSocket;)Ljavax/net/ssl/SSLSession;"), described);
     }
 
     @Test
@@ -116,13 +123,16 @@ class MinaServicesTest {
                 assertTrue(Modifier.isStatic(r.getModifiers()), r.toString());
                 assertEquals(type.returnType(), r.getReturnType(), r.toString());
             }
-            if (p.kind() == SuspensionPoint.Kind.STATIC) {
+            if (p.kind() == SuspensionPoint.Kind.FINAL_SUBSTITUTE) {
+                assertTrue(Modifier.isFinal(m.getModifiers()) && !Modifier.isStatic(m.getModifiers()), m.toString());
+            }
+            if (p.kind() == SuspensionPoint.Kind.STATIC || p.kind() == SuspensionPoint.Kind.FINAL_SUBSTITUTE) {
                 Class<?> repl = Class.forName(p.replacementOwner().replace('/', '.'), false, cl);
                 MethodType rt = MethodType.fromMethodDescriptorString(p.replacementDescriptor(), cl);
                 Method r = repl.getMethod(p.replacementName(), rt.parameterArray());
                 assertTrue(Modifier.isStatic(r.getModifiers()), r.toString());
                 assertEquals(rt.returnType(), r.getReturnType(), r.toString());
-                assertEquals(Object.class, rt.parameterType(0), "the receiver comes first");
+                assertTrue(rt.parameterType(0).isAssignableFrom(owner), "the receiver comes first: " + p);
                 assertEquals(type.parameterList(), rt.parameterList().subList(1, rt.parameterCount()),
                         "then the original arguments: " + p);
                 assertEquals(type.returnType(), rt.returnType(), p.toString());

@@ -128,7 +128,8 @@ public final class Instrumenter {
                 if (p.kind() == SuspensionPoint.Kind.CONSTRUCTOR) {
                     calls.add(call); // after ConstructorReplacements, the replacement's call is the suspension point
                 }
-            } else if (p.kind() == SuspensionPoint.Kind.STATIC_SUBSTITUTE) {
+            } else if (p.kind() == SuspensionPoint.Kind.STATIC_SUBSTITUTE
+                    || p.kind() == SuspensionPoint.Kind.FINAL_SUBSTITUTE) {
                 staticSubstitutes.add(p);
                 replacements.add(SuspensionPoint.replaceWithStatic(p.owner(), p.name(), p.descriptor(),
                         p.replacementOwner(), p.replacementName(), p.replacementDescriptor()));
@@ -211,10 +212,25 @@ public final class Instrumenter {
         }
     }
 
-    /** Applies the static substitutes ({@link StaticSubstitutes}) to the in-scope classes but Flow's own copies. */
+    /**
+     * Applies the static and final substitutes ({@link StaticSubstitutes}) to the in-scope classes but Flow's own
+     * copies; refuses a final substitute whose method is not final (a subclass could override it).
+     */
     private void substituteStatics() {
         if (staticSubstitutes.isEmpty()) {
             return;
+        }
+        for (SuspensionPoint p : staticSubstitutes) {
+            if (p.kind() != SuspensionPoint.Kind.FINAL_SUBSTITUTE) {
+                continue;
+            }
+            Hierarchy.TypeInfo info = hierarchy.info(p.owner());
+            Integer access = info == null ? null : info.access(p.name() + p.descriptor());
+            if (access == null || (access & (Opcodes.ACC_FINAL | Opcodes.ACC_STATIC)) != Opcodes.ACC_FINAL) {
+                throw new InstrumentationException(p.owner().replace('/', '.'), p.name(), p.descriptor(),
+                        (access == null ? "no such method" : "not a final instance method")
+                                + " for the final substitute " + p + " (expected: a final instance method)");
+            }
         }
         for (ClassNode cn : nodes.values()) {
             if (!Substitutes.isSubstitute(cn.name) && StaticSubstitutes.apply(cn, staticSubstitutes, hierarchy)) {
