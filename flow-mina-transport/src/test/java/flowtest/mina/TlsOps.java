@@ -100,6 +100,7 @@ public class TlsOps implements Callable<String> {
                         return "done";
                     });
                     out.add("closed " + s.isClosed());
+                    out.add("session " + s.getSession().getCipherSuite());
                     s.close();
                     return String.join("; ", out);
                 default:

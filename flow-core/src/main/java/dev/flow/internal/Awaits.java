@@ -498,14 +498,16 @@ public final class Awaits {
      * as the JDK's, a failed handshake is not thrown here, the socket's session then shows it.
      */
     public static SSLSession tlsSession(SSLSocket s) {
-        if (s instanceof AsyncTlsSocket) {
-            try {
-                handshake((AsyncTlsSocket) s, true);
-            } catch (IOException e) {
-                // As the JDK's getSession(): the failure shows as the session (a null session), not as an exception.
-            }
+        if (!(s instanceof AsyncTlsSocket)) {
+            return s.getSession();
         }
-        return s.getSession();
+        AsyncTlsSocket a = (AsyncTlsSocket) s;
+        try {
+            handshake(a, true);
+        } catch (IOException e) {
+            // As the JDK's getSession(): a failed handshake shows as the session returned, not as an exception.
+        }
+        return a.currentSession();
     }
 
     /**

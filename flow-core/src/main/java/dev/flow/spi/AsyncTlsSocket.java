@@ -29,4 +29,10 @@ public interface AsyncTlsSocket {
      * @throws javax.net.ssl.SSLException if the handshake failed
      */
     void finishHandshake(Object handshake) throws IOException;
+
+    /**
+     * The session if the handshake is complete, else one without a cipher suite ({@code SSL_NULL_WITH_NULL_NULL}), as
+     * the JDK's {@code getSession()} returns after a failed handshake. Never waits.
+     */
+    javax.net.ssl.SSLSession currentSession();
 }

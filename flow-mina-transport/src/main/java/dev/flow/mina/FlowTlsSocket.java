@@ -218,12 +218,17 @@ final class FlowTlsSocket extends SSLSocket implements AsyncTlsSocket {
                 // As the JDK's: getSession() shows a failed handshake by the session it returns.
             }
         }
+        return currentSession();
+    }
+
+    @Override
+    public SSLSession currentSession() {
         SSLSession s = session;
         return s != null ? s : NullSession.INSTANCE;
     }
 
     @Override
-    public SSLSession getHandshakeSession() {
+    public synchronized SSLSession getHandshakeSession() {
         return session == null && handshake != null ? engine.getHandshakeSession() : null;
     }
 

@@ -28,12 +28,12 @@ final class FlowTlsSocketFactory extends SSLSocketFactory {
     }
 
     /**
-     * TLS over {@code s}: a {@link FlowTlsSocket} if {@code s} is a connected socket of Flow's, else the JDK's {@code
-     * SSLSocket}. Nothing is sent until the handshake starts.
+     * TLS over {@code s}: a {@link FlowTlsSocket} if {@code s} is a connected socket of Flow's without TLS of its own
+     * (a connector's), else the JDK's {@code SSLSocket}. Nothing is sent until the handshake starts.
      */
     @Override
     public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
-        if (s instanceof FlowSocket && s.isConnected() && !s.isClosed()) {
+        if (s instanceof FlowSocket && s.isConnected() && !s.isClosed() && !((FlowSocket) s).transport().isTls()) {
             return FlowTlsSocket.layer((FlowSocket) s, context, host, port, autoClose);
         }
         return jdk.createSocket(s, host, port, autoClose);

@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilterChain;
@@ -726,7 +727,7 @@ public final class MinaTransport implements AsyncTransport {
      * {@link #startTlsAsync(TlsUpgrade)} with the engine to use, configured by its caller ({@link FlowTlsSocket}: as
      * the library configured its socket), or {@code null} for one the upgrade describes.
      */
-    Awaitable startTlsAsync(TlsUpgrade upgrade, javax.net.ssl.SSLEngine engine) throws IOException {
+    Awaitable startTlsAsync(TlsUpgrade upgrade, SSLEngine engine) throws IOException {
         Objects.requireNonNull(upgrade, "upgrade");
         if (session.getTransportMetadata().isConnectionless()
                 || !InetSocketAddress.class.isAssignableFrom(session.getTransportMetadata().getAddressType())) {
@@ -861,20 +862,20 @@ public final class MinaTransport implements AsyncTransport {
     /** MINA's {@code SslFilter} with the engine given, or else the one an upgrade describes. */
     private static final class UpgradeFilter extends SslFilter {
         private final TlsUpgrade upgrade;
-        private final javax.net.ssl.SSLEngine engine;
+        private final SSLEngine engine;
 
-        UpgradeFilter(TlsUpgrade upgrade, javax.net.ssl.SSLEngine engine) {
+        UpgradeFilter(TlsUpgrade upgrade, SSLEngine engine) {
             super(upgrade.context());
             this.upgrade = upgrade;
             this.engine = engine;
         }
 
         @Override
-        protected javax.net.ssl.SSLEngine createEngine(IoSession session, InetSocketAddress addr) {
+        protected SSLEngine createEngine(IoSession session, InetSocketAddress addr) {
             if (engine != null) {
                 return engine;
             }
-            javax.net.ssl.SSLEngine e = upgrade.peerHost() != null
+            SSLEngine e = upgrade.peerHost() != null
                     ? sslContext.createSSLEngine(upgrade.peerHost(), upgrade.peerPort())
                     : sslContext.createSSLEngine();
             e.setUseClientMode(upgrade.clientMode());

@@ -2,6 +2,7 @@ package dev.flow.mina;
 
 import dev.flow.LineTerminator;
 import dev.flow.MemoryHold;
+import dev.flow.TlsUpgrade;
 import dev.flow.TransportConfig;
 import dev.flow.internal.Awaits;
 import dev.flow.spi.AsyncTransport;
@@ -13,7 +14,10 @@ import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSession;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.filter.ssl.SslFilter;
 
 /**
  * The transport behind a {@link FlowSocket}'s streams: its {@link MinaTransport} with the socket's state on
@@ -64,18 +68,23 @@ final class SocketTransport implements AsyncTransport {
         return t.session();
     }
 
+    /** Whether the connection has a TLS filter already (a connector's, or an upgrade). */
+    boolean isTls() {
+        return t.session().getFilterChain().contains(SslFilter.class);
+    }
+
     /** Layers {@code tls} over the connection: its handshake starts at the first read or write, reads wait for it. */
     void layer(FlowTlsSocket tls) {
         handshaking = tls;
     }
 
     /** Starts the TLS upgrade with {@code engine}, configured by the caller ({@link FlowTlsSocket}). */
-    Awaitable startTls(dev.flow.TlsUpgrade upgrade, javax.net.ssl.SSLEngine engine) throws IOException {
+    Awaitable startTls(TlsUpgrade upgrade, SSLEngine engine) throws IOException {
         return t.startTlsAsync(upgrade, engine);
     }
 
     @Override
-    public javax.net.ssl.SSLSession finishTls(Awaitable handshake) throws IOException {
+    public SSLSession finishTls(Awaitable handshake) throws IOException {
         return t.finishTls(handshake);
     }
 

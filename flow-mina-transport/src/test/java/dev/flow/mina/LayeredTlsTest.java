@@ -1,6 +1,7 @@
 package dev.flow.mina;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.FlowScheduler;
@@ -20,12 +21,15 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.HandshakeCompletedEvent;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -152,5 +156,39 @@ class LayeredTlsTest {
         assertTrue(scheduler.stats().resumed() > resumedBefore, "the flow suspended: " + scheduler.stats());
         Callable<?> onThread = STRICT.newInstance(Callable.class, "flowtest.mina.TlsOps", op, context, address(op));
         assertEquals(expected, onThread.call(), "loaded, on a plain thread (Flow's sockets, blocking)");
+    }
+
+    @Test
+    void aHandshakeCompletedListenerHearsOfTheHandshakeWithTheSocketAndItsSession() throws Exception {
+        FlowConnector connector = FlowConnector.builder().ioProcessors(1).build();
+        try (Socket plain = connector.socketFactory().createSocket(InetAddress.getLoopbackAddress(),
+                server.getLocalPort())) {
+            SSLSocket s = (SSLSocket) new FlowTlsSocketFactory(TestTls.clientContext())
+                    .createSocket(plain, "localhost", server.getLocalPort(), true);
+            assertEquals(FlowTlsSocket.class, s.getClass());
+            java.util.List<HandshakeCompletedEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+            s.addHandshakeCompletedListener(heard::add);
+            s.startHandshake();
+            assertEquals(1, heard.size(), "the listener heard of the handshake");
+            assertSame(s, heard.get(0).getSocket());
+            assertSame(s.getSession(), heard.get(0).getSession());
+            s.close();
+            assertTrue(plain.isClosed(), "closing the TLS socket closes the connection");
+        } finally {
+            connector.close();
+        }
+    }
+
+    @Test
+    void overAConnectorThatDoesTlsItselfTheLayeringIsTheJdks() throws Exception {
+        FlowConnector connector = FlowConnector.builder().ioProcessors(1).tls(TestTls.clientContext()).build();
+        try (Socket secured = connector.socketFactory().createSocket(InetAddress.getLoopbackAddress(),
+                server.getLocalPort())) {
+            Socket layered = new FlowTlsSocketFactory(TestTls.clientContext())
+                    .createSocket(secured, "localhost", server.getLocalPort(), false);
+            assertTrue(layered instanceof SSLSocket && !(layered instanceof FlowTlsSocket), layered.getClass().getName());
+        } finally {
+            connector.close();
+        }
     }
 }

@@ -6,18 +6,36 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.icegreen.greenmail.configuration.GreenMailConfiguration;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.FlowConnector;
+import dev.flow.samples.launcher.LaunchOptions;
+import dev.flow.samples.launcher.SampleServer;
+import dev.flow.samples.smtp.SmtpProtocol;
 import flowtest.mail.CommonsNetMail;
+import flowtest.mail.HttpsClient5;
 import flowtest.mail.LayeredTls;
+import flowtest.mail.StartTlsCommonsNet;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -44,6 +62,10 @@ class TlsLibrariesTest {
     private static FlowConnector tls;
     private static InetSocketAddress smtps;
     private static InetSocketAddress pop3s;
+    /** A JDK {@code HttpsServer} with GreenMail's key: {@code /} greets, {@code /echo} returns the request's body. */
+    private static HttpsServer https;
+    private static ExecutorService httpsThreads;
+    private static KeyStore keys;
 
     @BeforeAll
     static void startGreenMail() throws Exception {
@@ -53,7 +75,7 @@ class TlsLibrariesTest {
         greenMail.start();
         smtps = new InetSocketAddress("127.0.0.1", greenMail.getSmtps().getPort());
         pop3s = new InetSocketAddress("127.0.0.1", greenMail.getPop3s().getPort());
-        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys = KeyStore.getInstance("PKCS12");
         try (InputStream in = GreenMail.class.getClassLoader().getResourceAsStream("greenmail.p12")) {
             keys.load(in, "changeit".toCharArray());
         }
@@ -63,10 +85,30 @@ class TlsLibrariesTest {
         trustingGreenMail.init(null, trust.getTrustManagers(), null);
         plain = FlowConnector.builder().ioProcessors(1).build();
         tls = FlowConnector.builder().ioProcessors(1).tls(trustingGreenMail).build();
+        KeyManagerFactory km = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        km.init(keys, "changeit".toCharArray());
+        SSLContext serving = SSLContext.getInstance("TLS");
+        serving.init(km.getKeyManagers(), null, null);
+        https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+        https.setHttpsConfigurator(new HttpsConfigurator(serving));
+        https.createContext("/", x -> reply(x, x.getRequestURI().getPath().equals("/echo")
+                ? x.getRequestBody().readAllBytes() : "hello over TLS\n".getBytes(StandardCharsets.UTF_8)));
+        httpsThreads = Executors.newFixedThreadPool(4);
+        https.setExecutor(httpsThreads);
+        https.start();
+    }
+
+    private static void reply(HttpExchange x, byte[] body) throws IOException {
+        x.sendResponseHeaders(200, body.length);
+        try (OutputStream out = x.getResponseBody()) {
+            out.write(body);
+        }
     }
 
     @AfterAll
     static void stopGreenMail() {
+        https.stop(0);
+        httpsThreads.shutdownNow();
         plain.close();
         tls.close();
         greenMail.stop();
@@ -108,6 +150,63 @@ class TlsLibrariesTest {
             assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
             assertTrue(out.stats.resumed() >= SESSIONS * 3L, "the flows suspended: " + out.stats);
             assertEquals(List.of(), out.pinned, "pinned sites");
+        }
+    }
+
+    @Test
+    void httpClientLayeringTlsItselfOverFlowSocketsGivesTheSyncResultsSuspendsAndPinsNowhereStrictAndLenient()
+            throws Exception {
+        SocketFactory sockets = plain.socketFactory();
+        InetSocketAddress address = https.getAddress();
+        String[] packages = {"flowtest.mail", "org.apache.hc.client5", "org.apache.hc.core5"};
+        for (boolean builtinHostCheck : new boolean[] {false, true}) {
+            String expected = new HttpsClient5(sockets, trustingGreenMail, address, builtinHostCheck, "sync").call();
+            assertEquals(builtinHostCheck ? "SSLHandshakeException: No subject alternative names present"
+                    : "200 hello over TLS 200 true", expected);
+            for (boolean strict : new boolean[] {false, true}) {
+                FlowRuns.Outcome out = FlowRuns.run("https-" + builtinHostCheck + "-" + (strict ? "strict" : "lenient"),
+                        ContinuationClassLoader.builder().include(packages).strict(strict).build(), SESSIONS,
+                        (l, id) -> l.newInstance(Callable.class, HttpsClient5.class.getName(), sockets, trustingGreenMail,
+                                address, builtinHostCheck, id),
+                        w -> w.contains("flowtest.mail.") || w.contains("org.apache.hc."));
+                assertEquals(List.of(), out.failures);
+                assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
+                assertTrue(out.stats.resumed() >= SESSIONS * 2L, "the flows suspended: " + out.stats);
+                assertEquals(List.of(), out.pinned, "pinned sites");
+            }
+        }
+    }
+
+    @Test
+    void commonsNetStartTlsLayeringTlsItselfMidConversationGivesTheSyncResultSuspendsAndPinsNowhere() throws Exception {
+        Path store = Files.createTempFile("greenmail", ".p12");
+        try (InputStream in = GreenMail.class.getClassLoader().getResourceAsStream("greenmail.p12")) {
+            Files.copy(in, store, StandardCopyOption.REPLACE_EXISTING);
+        }
+        SmtpProtocol protocol = new SmtpProtocol();
+        SampleServer sample = SampleServer.start(protocol, LaunchOptions.parse(protocol.settings(), "--port", "0",
+                "--mode", "continuation", "--workers", "2", "--keystore", store.toString(),
+                "--keystore-password", "changeit"));
+        try {
+            InetSocketAddress address = sample.address();
+            SocketFactory sockets = plain.socketFactory();
+            String expected = new StartTlsCommonsNet(sockets, trustingGreenMail, address, "sync").call();
+            assertEquals("220 true true true true true true true", expected);
+            for (boolean strict : new boolean[] {false, true}) {
+                FlowRuns.Outcome out = FlowRuns.run("starttls-" + (strict ? "strict" : "lenient"),
+                        ContinuationClassLoader.builder().include(PACKAGES).strict(strict).build(), SESSIONS,
+                        (l, id) -> l.newInstance(Callable.class, StartTlsCommonsNet.class.getName(), sockets,
+                                trustingGreenMail, address, id),
+                        TlsLibrariesTest::ours);
+                assertEquals(List.of(), out.failures);
+                assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
+                assertTrue(out.stats.resumed() >= SESSIONS * 3L, "the flows suspended: " + out.stats);
+                assertEquals(List.of(), out.pinned, "pinned sites");
+            }
+        } finally {
+            sample.close();
+            assertTrue(sample.awaitIdle(Duration.ofSeconds(10)), "the sample's sessions ended");
+            Files.delete(store);
         }
     }
 }
