@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.icegreen.greenmail.util.GreenMail;
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
@@ -14,7 +15,11 @@ import dev.flow.loader.ContinuationClassLoader;
 import flowtest.libraries.PgJdbcClient;
 import flowtest.libraries.PgJdbcSelects;
 import flowtest.libraries.PgJdbcSocketTimeout;
+import java.io.InputStream;
+import java.security.KeyStore;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -51,10 +56,19 @@ class PgJdbcBridgeTest {
 
     @BeforeAll
     static void startPostgres() throws Exception {
-        postgres = PostgresServer.start(50);
+        postgres = PostgresServer.start(50, greenMailKey());
         expected = new PgJdbcClient(postgres.jdbcUrl(), "s").call();
         lenient = loader(false);
         strict = loader(true);
+    }
+
+    /** GreenMail's self-signed key and certificate, for the server's TLS (which pgjdbc's {@code sslmode=require} does not verify). */
+    private static KeyStore.PrivateKeyEntry greenMailKey() throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = GreenMail.class.getClassLoader().getResourceAsStream("greenmail.p12")) {
+            keys.load(in, "changeit".toCharArray());
+        }
+        return (KeyStore.PrivateKeyEntry) keys.getEntry("greenmail", new KeyStore.PasswordProtection("changeit".toCharArray()));
     }
 
     @AfterAll
@@ -91,6 +105,28 @@ class PgJdbcBridgeTest {
         runInFlows(CLIENT, expected, false);
     }
 
+    /**
+     * With {@code sslmode=require} pgjdbc layers TLS over its socket itself ({@code LibPQFactory}: {@code
+     * sslContext.getSocketFactory()}, then {@code createSocket(socket, host, port, true)} and {@code startHandshake()});
+     * loaded, over Flow's socket, that is Flow's TLS socket, whose queries suspend like the plain ones.
+     */
+    @Test
+    void withSslmodeRequireTheLoadedDriverLayersFlowsTlsAndQueriesSuspendAndPinNowhere() throws Exception {
+        String url = postgres.jdbcUrl() + "?sslmode=require";
+        String ssl = "select ssl from pg_stat_ssl where pid = pg_backend_pid()";
+        try (Connection c = PgJdbcClient.connect(url, false); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery(ssl)) {
+            assertTrue(r.next() && r.getBoolean(1), "loaded normally, the connection uses TLS");
+        }
+        assertEquals(expected, new PgJdbcClient(url, "s").call(), "loaded normally, over TLS");
+        Connection loaded = (Connection) lenient.loadClass(CLIENT).getMethod("connect", String.class, boolean.class)
+                .invoke(null, url, false);
+        try (loaded; Statement s = loaded.createStatement(); ResultSet r = s.executeQuery(ssl)) {
+            assertTrue(r.next() && r.getBoolean(1), "loaded, the connection uses TLS");
+        }
+        runInFlows(CLIENT, expected, false, url);
+    }
+
     @Test
     void selectsThatChangeNoCatalogGiveTheSameResultsAsFlowsStrictAndLenientSuspendAndPinNowhere() throws Exception {
         String sync = new PgJdbcSelects(PgJdbcClient.connect(postgres.jdbcUrl(), false), "s").call();
@@ -109,13 +145,18 @@ class PgJdbcBridgeTest {
      * with the {@code socketFactory} property naming Flow's factory ({@code property}) or without it.
      */
     private static void runInFlows(String client, String expected, boolean property) throws Exception {
+        runInFlows(client, expected, property, postgres.jdbcUrl());
+    }
+
+    /** {@link #runInFlows(String, String, boolean)} over connections to {@code url}. */
+    private static void runInFlows(String client, String expected, boolean property, String url) throws Exception {
         for (boolean strict : new boolean[] {false, true}) {
             ContinuationClassLoader loader = strict ? PgJdbcBridgeTest.strict : lenient;
             // Connected on this plain thread (as sync code: a strict loader refuses a connect only inside a flow).
             List<Connection> connections = new ArrayList<>();
             for (int i = 0; i < SESSIONS; i++) {
                 connections.add((Connection) loader.loadClass(CLIENT).getMethod("connect", String.class, boolean.class)
-                        .invoke(null, postgres.jdbcUrl(), property));
+                        .invoke(null, url, property));
             }
             int warningsBefore = Pins.warnings().size();
             try (FlowScheduler scheduler = scheduler("pgjdbc-queries")) {

@@ -13,8 +13,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +68,15 @@ public final class PostgresServer implements AutoCloseable {
      *         path, or {@code initdb} or {@code postgres} fail (the message has their output)
      */
     public static PostgresServer start(int maxConnections) throws IOException, InterruptedException {
+        return start(maxConnections, null);
+    }
+
+    /**
+     * As {@link #start(int)}, and with {@code tls} not {@code null} the server also accepts TLS ({@code ssl=on}) with
+     * that key and certificate (clients choose: pgjdbc's {@code sslmode}).
+     */
+    public static PostgresServer start(int maxConnections, KeyStore.PrivateKeyEntry tls)
+            throws IOException, InterruptedException {
         String os = System.getProperty("os.name") + "/" + System.getProperty("os.arch");
         if (!os.equals("Linux/amd64")) {
             throw new IllegalStateException("platform: " + os + " (expected: Linux/amd64, the binaries' platform)");
@@ -82,7 +93,10 @@ public final class PostgresServer implements AutoCloseable {
             }
             server.unpack();
             server.initdb(root);
-            server.run(maxConnections);
+            if (tls != null) {
+                server.writeTls(tls, root);
+            }
+            server.run(maxConnections, tls != null);
             return server;
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             server.close();
@@ -167,7 +181,32 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
-    private void run(int maxConnections) throws IOException, InterruptedException {
+    /** Writes {@code server.key} (PKCS#8, readable by the server's user only) and {@code server.crt} into the data directory. */
+    private void writeTls(KeyStore.PrivateKeyEntry tls, boolean root) throws IOException {
+        Path data = base.resolve("data");
+        Path key = data.resolve("server.key");
+        Path crt = data.resolve("server.crt");
+        Files.writeString(key, pem("PRIVATE KEY", tls.getPrivateKey().getEncoded()), StandardCharsets.US_ASCII);
+        try {
+            Files.writeString(crt, pem("CERTIFICATE", tls.getCertificate().getEncoded()), StandardCharsets.US_ASCII);
+        } catch (java.security.cert.CertificateEncodingException e) {
+            throw new IOException("server.crt: " + e.getMessage(), e);
+        }
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+        if (root) {
+            for (Path f : List.of(key, crt)) {
+                Files.setAttribute(f, "unix:uid", UNPRIVILEGED_ID, LinkOption.NOFOLLOW_LINKS);
+                Files.setAttribute(f, "unix:gid", UNPRIVILEGED_ID, LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+
+    private void run(int maxConnections, boolean tls) throws IOException, InterruptedException {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
@@ -175,7 +214,7 @@ public final class PostgresServer implements AutoCloseable {
         Path log = base.resolve("postgres.log");
         process = command(List.of(bin("postgres"), "-D", data.toString(), "-p", Integer.toString(port),
                 "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
-                "-c", "max_connections=" + maxConnections), log).start();
+                "-c", "max_connections=" + maxConnections, "-c", "ssl=" + (tls ? "on" : "off")), log).start();
         // postmaster.pid's 8th line is the server's status; "ready" once it accepts connections.
         Path pid = data.resolve("postmaster.pid");
         long deadline = System.nanoTime() + READY.toNanos();
