@@ -25,8 +25,9 @@ import org.apache.mina.filter.ssl.SslFilter;
  * JDK's {@code SocketTimeoutException("Read timed out")}); reads, and the stream's {@code available()}, of a
  * closed socket throw the JDK's {@code SocketException("Socket closed")}, except that once a read has returned
  * end of stream every later read returns it, as the JDK's do; reads after {@code shutdownInput()} return end of
- * stream; writes of a closed socket, or after {@code shutdownOutput()}, throw. Everything else is the MINA
- * transport's.
+ * stream; writes of a closed socket, or after {@code shutdownOutput()}, throw. With a {@link FlowTlsSocket} layered
+ * over the connection, the first read or write starts its handshake and reads wait for it. Everything else is the
+ * MINA transport's.
  *
  * <p><b>Threads.</b> Used by one thread or flow at a time, like the socket; {@link #closeConnection()} from any.
  */
