@@ -78,10 +78,10 @@ final class FlowTlsSocket extends SSLSocket implements AsyncTlsSocket {
 
     /**
      * TLS over the connected {@code plain} socket for {@code host} and {@code port} (server name indication, session
-     * reuse), in client mode as the JDK's layered sockets start; nothing is sent until the handshake starts.
+     * reuse), in client mode as the JDK's layered sockets start; nothing is sent until the handshake starts. There is
+     * no {@code autoClose}: closing the TLS socket always closes the connection (see the class comment).
      */
-    static FlowTlsSocket layer(FlowSocket plain, SSLContext context, String host, int port, boolean autoClose)
-            throws IOException {
+    static FlowTlsSocket layer(FlowSocket plain, SSLContext context, String host, int port) throws IOException {
         SocketTransport t = plain.transport();
         if (t == null) {
             throw new SocketException("Socket is not connected");

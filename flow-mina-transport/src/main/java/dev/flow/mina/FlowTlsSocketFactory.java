@@ -34,7 +34,7 @@ final class FlowTlsSocketFactory extends SSLSocketFactory {
     @Override
     public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
         if (s instanceof FlowSocket && s.isConnected() && !s.isClosed() && !((FlowSocket) s).transport().isTls()) {
-            return FlowTlsSocket.layer((FlowSocket) s, context, host, port, autoClose);
+            return FlowTlsSocket.layer((FlowSocket) s, context, host, port);
         }
         return jdk.createSocket(s, host, port, autoClose);
     }

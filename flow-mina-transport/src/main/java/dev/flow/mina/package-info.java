@@ -5,7 +5,10 @@
  * a session limit and {@link dev.flow.mina.SessionStats}; {@link dev.flow.mina.FlowConnector}, which
  * opens client transports and runs client flows; and the services that
  * let flows wait on MINA futures ({@link dev.flow.mina.MinaIoFutureAdapter}) and make
- * {@code IoFuture.await*()} calls suspension points ({@link dev.flow.mina.MinaSuspensionPoints}).
+ * {@code IoFuture.await*()} calls suspension points ({@link dev.flow.mina.MinaSuspensionPoints}); and
+ * {@code java.net.Socket}s over MINA ({@link dev.flow.mina.FlowSocketFactory}), with the TLS that loaded code
+ * layers over them its own way ({@code sslContext.getSocketFactory().createSocket(socket, host, port, autoClose)})
+ * done by MINA's TLS filter, so that it suspends too.
  *
  * <p>Thread model: MINA's I/O threads move bytes into transport buffers and complete awaitables; flow
  * code runs on {@link dev.flow.FlowScheduler} workers (or on a session's or the caller's thread in sync
