@@ -556,9 +556,36 @@ public final class Awaits {
         return connected(f, remote, new InetSocketAddress(localAddr, localPort));
     }
 
-    /** What {@code new Socket(host, port)} connects to: a null host is the loopback address. */
+    /**
+     * What {@code new Socket(host, port)} connects to: a null host is the loopback address; a name (not an IP
+     * literal, {@link Polling#needsNoLookup}) is looked up as the JDK's {@code new InetSocketAddress(host, port)}
+     * does, but in a flow on a lookup thread ({@link NameLookups}) while the flow waits (suspending where it can),
+     * so that the lookup never holds the flow's worker; a name that does not resolve gives an unresolved address,
+     * which the connect refuses with the JDK's {@code UnknownHostException}.
+     */
     private static InetSocketAddress socketAddress(String host, int port) {
-        return host != null ? new InetSocketAddress(host, port) : new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        if (host == null) {
+            return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        }
+        if (Polling.needsNoLookup(host) || FlowState.current() == null) {
+            return new InetSocketAddress(host, port);
+        }
+        if (port < 0 || port > 0xFFFF) {
+            return new InetSocketAddress(host, port); // the JDK's IllegalArgumentException, before any lookup
+        }
+        java.util.concurrent.CompletableFuture<InetAddress> lookup = NameLookups.lookup(host);
+        awaitAttempt(lookup, 0, true);
+        try {
+            return new InetSocketAddress(lookup.join(), port);
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            if (e.getCause() instanceof Error) {
+                throw (Error) e.getCause();
+            }
+            return InetSocketAddress.createUnresolved(host, port); // UnknownHostException, as the JDK's constructor
+        }
     }
 
     /** A socket of {@code f}, bound to {@code local} if not null, connected to {@code remote} (suspending); closed on failure. */

@@ -286,6 +286,25 @@ class FlowSocketTest {
                 .toCompletableFuture().get(20, TimeUnit.SECONDS), "a strict flow");
     }
 
+    /**
+     * A connect by name looks the name up: on the caller's thread loaded normally and on a plain thread, on one of
+     * Flow's lookup threads in a flow, which waits for it instead of holding its worker; the same sockets either way.
+     */
+    @Test
+    void aFlowConnectingByNameLooksTheNameUpOnALookupThreadAndGetsTheSameSockets() throws Exception {
+        int port = server.getLocalPort();
+        String expected = new flowtest.mina.ConnectByName(port).call();
+        assertEquals("localhost/127.0.0.1 true by name; localhost/127.0.0.1 true by name; ", expected, "loaded normally");
+        long before = dev.flow.internal.NameLookups.done();
+        assertEquals(expected, STRICT.newInstance(Callable.class, "flowtest.mina.ConnectByName", port).call(),
+                "loaded, on a plain thread");
+        assertEquals(before, dev.flow.internal.NameLookups.done(), "a plain thread looks names up itself");
+        Callable<?> task = STRICT.newInstance(Callable.class, "flowtest.mina.ConnectByName", port);
+        assertEquals(expected, scheduler.submit(task).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS),
+                "a strict flow");
+        assertEquals(before + 2, dev.flow.internal.NameLookups.done(), "the flow's two lookups ran on lookup threads");
+    }
+
     @Test
     void anUnconnectedSocketMadeInAConstructorOrStaticInitializerIsFlowsAndAStrictFlowMayMakeIt() throws Exception {
         assertEquals("Socket Socket false", new flowtest.mina.SocketHolder().call(), "loaded normally");
