@@ -45,8 +45,8 @@ import javax.net.ssl.SSLSocket;
  * (addresses, options, {@code soTimeout}) is the plain socket's.
  *
  * <p>Differences from the JDK's layered {@code SSLSocket} (README): closing it closes the connection whatever {@code
- * autoClose} said (the connection cannot go back to plain text), and sends no {@code close_notify}; a second {@code
- * startHandshake()} does nothing (the JDK's renegotiates or updates keys); {@code shutdownInput()}, {@code
+ * autoClose} said (the connection cannot go back to plain text; a JDK peer reads the end of the stream); a second
+ * {@code startHandshake()} does nothing (the JDK's renegotiates or updates keys); {@code shutdownInput()}, {@code
  * shutdownOutput()}, {@code sendUrgentData} and {@code setOOBInline(true)} throw {@code SocketException}.
  *
  * <p><b>Threads.</b> Used by one thread or flow at a time, like a JDK socket; {@link #close()} from any.
