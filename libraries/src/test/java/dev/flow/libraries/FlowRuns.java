@@ -1,5 +1,8 @@
 package dev.flow.libraries;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
@@ -7,6 +10,7 @@ import dev.flow.SuspendPolicy;
 import dev.flow.internal.Pins;
 import dev.flow.loader.ContinuationClassLoader;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -78,5 +82,22 @@ final class FlowRuns {
         out.pinned = warnings.subList(warningsBefore, warnings.size()).stream().filter(ours).toList();
         System.out.printf("%s: %d sessions, %s%n", name, sessions, out);
         return out;
+    }
+
+    /**
+     * Runs {@code sessions} flows of {@code client}, loaded with {@code packages} leniently and then strictly, and
+     * asserts for each run: no failure, every result {@code expected}, at least {@code resumedPerSession}
+     * resumptions per session, and no pin warning that {@code ours} accepts.
+     */
+    static void assertLikeSyncWithoutPins(String name, String[] packages, int sessions, Client client,
+            Predicate<String> ours, Object expected, long resumedPerSession) throws Exception {
+        for (boolean strict : new boolean[] {false, true}) {
+            Outcome out = run(name + "-" + (strict ? "strict" : "lenient"),
+                    ContinuationClassLoader.builder().include(packages).strict(strict).build(), sessions, client, ours);
+            assertEquals(List.of(), out.failures);
+            assertEquals(Collections.nCopies(sessions, expected), out.results);
+            assertTrue(out.stats.resumed() >= sessions * resumedPerSession, "the flows suspended: " + out.stats);
+            assertEquals(List.of(), out.pinned, "pinned sites");
+        }
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.icegreen.greenmail.util.GreenMail;
 import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
@@ -15,8 +14,6 @@ import dev.flow.loader.ContinuationClassLoader;
 import flowtest.libraries.PgJdbcClient;
 import flowtest.libraries.PgJdbcSelects;
 import flowtest.libraries.PgJdbcSocketTimeout;
-import java.io.InputStream;
-import java.security.KeyStore;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -56,19 +53,11 @@ class PgJdbcBridgeTest {
 
     @BeforeAll
     static void startPostgres() throws Exception {
-        postgres = PostgresServer.start(50, greenMailKey());
+        // TLS with GreenMail's self-signed key, which pgjdbc's sslmode=require does not verify.
+        postgres = PostgresServer.start(50, GreenMailKeys.key());
         expected = new PgJdbcClient(postgres.jdbcUrl(), "s").call();
         lenient = loader(false);
         strict = loader(true);
-    }
-
-    /** GreenMail's self-signed key and certificate, for the server's TLS (which pgjdbc's {@code sslmode=require} does not verify). */
-    private static KeyStore.PrivateKeyEntry greenMailKey() throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = GreenMail.class.getClassLoader().getResourceAsStream("greenmail.p12")) {
-            keys.load(in, "changeit".toCharArray());
-        }
-        return (KeyStore.PrivateKeyEntry) keys.getEntry("greenmail", new KeyStore.PasswordProtection("changeit".toCharArray()));
     }
 
     @AfterAll

@@ -21,7 +21,6 @@ import flowtest.mail.HttpsClient5;
 import flowtest.mail.LayeredTls;
 import flowtest.mail.StartTlsCommonsNet;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -30,7 +29,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Collections;
@@ -70,7 +68,6 @@ class TlsLibrariesTest {
     /** A JDK {@code HttpsServer} with GreenMail's key: {@code /} greets, {@code /echo} returns the request's body. */
     private static HttpsServer https;
     private static ExecutorService httpsThreads;
-    private static KeyStore keys;
     /** A context holding GreenMail's key, for the test's own TLS servers. */
     private static SSLContext serving;
 
@@ -82,10 +79,7 @@ class TlsLibrariesTest {
         greenMail.start();
         smtps = new InetSocketAddress("127.0.0.1", greenMail.getSmtps().getPort());
         pop3s = new InetSocketAddress("127.0.0.1", greenMail.getPop3s().getPort());
-        keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = GreenMail.class.getClassLoader().getResourceAsStream("greenmail.p12")) {
-            keys.load(in, "changeit".toCharArray());
-        }
+        KeyStore keys = GreenMailKeys.keyStore();
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trust.init(keys);
         trustingGreenMail = SSLContext.getInstance("TLS");
@@ -93,7 +87,7 @@ class TlsLibrariesTest {
         plain = FlowConnector.builder().ioProcessors(1).build();
         tls = FlowConnector.builder().ioProcessors(1).tls(trustingGreenMail).build();
         KeyManagerFactory km = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        km.init(keys, "changeit".toCharArray());
+        km.init(keys, GreenMailKeys.PASSWORD.toCharArray());
         serving = SSLContext.getInstance("TLS");
         serving.init(km.getKeyManagers(), null, null);
         https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
@@ -130,16 +124,9 @@ class TlsLibrariesTest {
         SocketFactory sockets = tls.socketFactory();
         String expected = new CommonsNetMail(sockets, smtps, pop3s, "sync").call();
         assertTrue(expected.endsWith("body same deleted true true"), expected);
-        for (boolean strict : new boolean[] {false, true}) {
-            FlowRuns.Outcome out = FlowRuns.run("connector-tls-" + (strict ? "strict" : "lenient"),
-                    ContinuationClassLoader.builder().include(PACKAGES).strict(strict).build(), SESSIONS,
-                    (l, id) -> l.newInstance(Callable.class, CommonsNetMail.class.getName(), sockets, smtps, pop3s, id),
-                    TlsLibrariesTest::ours);
-            assertEquals(List.of(), out.failures);
-            assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
-            assertTrue(out.stats.resumed() >= SESSIONS * 10L, "the flows suspended: " + out.stats);
-            assertEquals(List.of(), out.pinned, "pinned sites");
-        }
+        FlowRuns.assertLikeSyncWithoutPins("connector-tls", PACKAGES, SESSIONS,
+                (l, id) -> l.newInstance(Callable.class, CommonsNetMail.class.getName(), sockets, smtps, pop3s, id),
+                TlsLibrariesTest::ours, expected, 10);
     }
 
     @Test
@@ -148,16 +135,9 @@ class TlsLibrariesTest {
         SocketFactory sockets = plain.socketFactory();
         String expected = new LayeredTls(sockets, trustingGreenMail, smtps).call();
         assertEquals("220 true true", expected);
-        for (boolean strict : new boolean[] {false, true}) {
-            FlowRuns.Outcome out = FlowRuns.run("layered-tls-" + (strict ? "strict" : "lenient"),
-                    ContinuationClassLoader.builder().include(PACKAGES).strict(strict).build(), SESSIONS,
-                    (l, id) -> l.newInstance(Callable.class, LayeredTls.class.getName(), sockets, trustingGreenMail, smtps),
-                    TlsLibrariesTest::ours);
-            assertEquals(List.of(), out.failures);
-            assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
-            assertTrue(out.stats.resumed() >= SESSIONS * 3L, "the flows suspended: " + out.stats);
-            assertEquals(List.of(), out.pinned, "pinned sites");
-        }
+        FlowRuns.assertLikeSyncWithoutPins("layered-tls", PACKAGES, SESSIONS,
+                (l, id) -> l.newInstance(Callable.class, LayeredTls.class.getName(), sockets, trustingGreenMail, smtps),
+                TlsLibrariesTest::ours, expected, 3);
     }
 
     @Test
@@ -175,46 +155,29 @@ class TlsLibrariesTest {
             } else {
                 assertEquals("200 hello over TLS 200 true", expected);
             }
-            for (boolean strict : new boolean[] {false, true}) {
-                FlowRuns.Outcome out = FlowRuns.run("https-" + builtinHostCheck + "-" + (strict ? "strict" : "lenient"),
-                        ContinuationClassLoader.builder().include(packages).strict(strict).build(), SESSIONS,
-                        (l, id) -> l.newInstance(Callable.class, HttpsClient5.class.getName(), sockets, trustingGreenMail,
-                                address, builtinHostCheck, id),
-                        w -> w.contains("flowtest.mail.") || w.contains("org.apache.hc."));
-                assertEquals(List.of(), out.failures);
-                assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
-                assertTrue(out.stats.resumed() >= SESSIONS * 2L, "the flows suspended: " + out.stats);
-                assertEquals(List.of(), out.pinned, "pinned sites");
-            }
+            FlowRuns.assertLikeSyncWithoutPins("https-" + builtinHostCheck, packages, SESSIONS,
+                    (l, id) -> l.newInstance(Callable.class, HttpsClient5.class.getName(), sockets, trustingGreenMail,
+                            address, builtinHostCheck, id),
+                    w -> w.contains("flowtest.mail.") || w.contains("org.apache.hc."), expected, 2);
         }
     }
 
     @Test
     void commonsNetStartTlsLayeringTlsItselfMidConversationGivesTheSyncResultSuspendsAndPinsNowhere() throws Exception {
-        Path store = Files.createTempFile("greenmail", ".p12");
-        try (InputStream in = GreenMail.class.getClassLoader().getResourceAsStream("greenmail.p12")) {
-            Files.copy(in, store, StandardCopyOption.REPLACE_EXISTING);
-        }
+        Path store = GreenMailKeys.copy();
         SmtpProtocol protocol = new SmtpProtocol();
         SampleServer sample = SampleServer.start(protocol, LaunchOptions.parse(protocol.settings(), "--port", "0",
                 "--mode", "continuation", "--workers", "2", "--keystore", store.toString(),
-                "--keystore-password", "changeit"));
+                "--keystore-password", GreenMailKeys.PASSWORD));
         try {
             InetSocketAddress address = sample.address();
             SocketFactory sockets = plain.socketFactory();
             String expected = new StartTlsCommonsNet(sockets, trustingGreenMail, address, "sync").call();
             assertEquals("220 true true true true true true true", expected);
-            for (boolean strict : new boolean[] {false, true}) {
-                FlowRuns.Outcome out = FlowRuns.run("starttls-" + (strict ? "strict" : "lenient"),
-                        ContinuationClassLoader.builder().include(PACKAGES).strict(strict).build(), SESSIONS,
-                        (l, id) -> l.newInstance(Callable.class, StartTlsCommonsNet.class.getName(), sockets,
-                                trustingGreenMail, address, id),
-                        TlsLibrariesTest::ours);
-                assertEquals(List.of(), out.failures);
-                assertEquals(Collections.nCopies(SESSIONS, expected), out.results);
-                assertTrue(out.stats.resumed() >= SESSIONS * 3L, "the flows suspended: " + out.stats);
-                assertEquals(List.of(), out.pinned, "pinned sites");
-            }
+            FlowRuns.assertLikeSyncWithoutPins("starttls", PACKAGES, SESSIONS,
+                    (l, id) -> l.newInstance(Callable.class, StartTlsCommonsNet.class.getName(), sockets,
+                            trustingGreenMail, address, id),
+                    TlsLibrariesTest::ours, expected, 3);
         } finally {
             sample.close();
             assertTrue(sample.awaitIdle(Duration.ofSeconds(10)), "the sample's sessions ended");

@@ -11,17 +11,20 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * Applies the {@link SuspensionPoint.Kind#STATIC_SUBSTITUTE} and {@link SuspensionPoint.Kind#FINAL_SUBSTITUTE} points,
  * before the analysis: a call of such a static method, or of such a final instance method (on the owner or a
- * subclass), becomes a static call of its replacement (taking the receiver first), which never waits, so the call is no suspension point and may run in
- * constructors and static initializers. A call through a subclass that declares its own static of the same name
- * and descriptor runs that one and stays (see {@link Hierarchy#staticDeclarer}), and so do the calls in the
- * replacement's own class. Stateless.
+ * subclass), becomes a static call of its replacement (taking the receiver first), which never waits, so the call
+ * is no suspension point and may run in constructors and static initializers. A call through a subclass that
+ * declares its own static of the same name and descriptor runs that one and stays (see {@link
+ * Hierarchy#staticDeclarer}), and so do the calls in the replacement's own class. Stateless.
  */
 final class StaticSubstitutes {
 
     private StaticSubstitutes() {
     }
 
-    /** Rewrites {@code cn} in place with {@code points} (all {@code STATIC_SUBSTITUTE} or {@code FINAL_SUBSTITUTE}); returns whether anything changed. */
+    /**
+     * Rewrites {@code cn} in place with {@code points} (all {@code STATIC_SUBSTITUTE} or {@code FINAL_SUBSTITUTE});
+     * returns whether anything changed.
+     */
     static boolean apply(ClassNode cn, List<SuspensionPoint> points, Hierarchy hierarchy) {
         boolean changed = false;
         for (MethodNode mn : cn.methods) {
