@@ -26,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -557,35 +558,12 @@ public final class Awaits {
     }
 
     /**
-     * What {@code new Socket(host, port)} connects to: a null host is the loopback address; a name (not an IP
-     * literal, {@link Polling#needsNoLookup}) is looked up as the JDK's {@code new InetSocketAddress(host, port)}
-     * does, but in a flow on a lookup thread ({@link NameLookups}) while the flow waits (suspending where it can),
-     * so that the lookup never holds the flow's worker; a name that does not resolve gives an unresolved address,
-     * which the connect refuses with the JDK's {@code UnknownHostException}.
+     * What {@code new Socket(host, port)} connects to: a null host is the loopback address; a name is looked up as
+     * {@link #newInetSocketAddress} does (in a flow on a lookup thread); a name that does not resolve gives an
+     * unresolved address, which the connect refuses with the JDK's {@code UnknownHostException}.
      */
     private static InetSocketAddress socketAddress(String host, int port) {
-        if (host == null) {
-            return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
-        }
-        if (Polling.needsNoLookup(host) || FlowState.current() == null) {
-            return new InetSocketAddress(host, port);
-        }
-        if (port < 0 || port > 0xFFFF) {
-            return new InetSocketAddress(host, port); // the JDK's IllegalArgumentException, before any lookup
-        }
-        java.util.concurrent.CompletableFuture<InetAddress> lookup = NameLookups.lookup(host);
-        awaitAttempt(lookup, 0, true);
-        try {
-            return new InetSocketAddress(lookup.join(), port);
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException) {
-                throw (RuntimeException) e.getCause();
-            }
-            if (e.getCause() instanceof Error) {
-                throw (Error) e.getCause();
-            }
-            return InetSocketAddress.createUnresolved(host, port); // UnknownHostException, as the JDK's constructor
-        }
+        return host == null ? new InetSocketAddress(InetAddress.getLoopbackAddress(), port) : newInetSocketAddress(host, port);
     }
 
     /** A socket of {@code f}, bound to {@code local} if not null, connected to {@code remote} (suspending); closed on failure. */
@@ -626,6 +604,121 @@ public final class Awaits {
             UninstrumentedWaits.onBlockingWait();
         }
         return Waits.block(attempt, timeoutNanos);
+    }
+
+    // ---------------------------------------------------------------- name lookups
+    //
+    // The JDK's resolver blocks its caller. In a flow, a lookup that asks it (a name that is not an IP literal,
+    // Polling.needsNoLookup; a reverse lookup of an address made without a name; the local host) is the JDK's
+    // own call made on one of Flow's lookup threads (NameLookups) while the flow waits, suspending where it can;
+    // outside a flow, and for what needs no resolver, the JDK's call runs in place. A strict loader's check before
+    // a suspension point (Pins.checkAwait: refused when pinned at a strict site) is made here, only for a lookup
+    // that asks the resolver: a literal's lookup under a monitor does not wait, and is not refused.
+
+    /** Replaces {@code InetAddress.getByName(String)}. */
+    public static InetAddress getByName(String host) throws UnknownHostException {
+        if (FlowState.current() == null || Polling.needsNoLookup(host)) {
+            return InetAddress.getByName(host);
+        }
+        Pins.checkAwait();
+        return lookedUp(NameLookups.byName(host));
+    }
+
+    /** Replaces {@code InetAddress.getAllByName(String)}. */
+    public static InetAddress[] getAllByName(String host) throws UnknownHostException {
+        if (FlowState.current() == null || Polling.needsNoLookup(host)) {
+            return InetAddress.getAllByName(host);
+        }
+        Pins.checkAwait();
+        return lookedUp(NameLookups.allByName(host));
+    }
+
+    /** Replaces {@code InetAddress.getLocalHost()}. */
+    public static InetAddress getLocalHost() throws UnknownHostException {
+        if (FlowState.current() == null) {
+            return InetAddress.getLocalHost();
+        }
+        Pins.checkAwait();
+        return lookedUp(NameLookups.localHost());
+    }
+
+    /** Replaces {@code InetAddress.getHostName()}: a reverse lookup when the address was made without a name. */
+    public static String hostName(InetAddress a) {
+        if (a == null || FlowState.current() == null || !a.toString().startsWith("/")) {
+            return a.getHostName();
+        }
+        Pins.checkAwait();
+        return reverseLookedUp(NameLookups.hostName(a));
+    }
+
+    /** Replaces {@code InetAddress.getCanonicalHostName()}: always a reverse lookup. */
+    public static String canonicalHostName(InetAddress a) {
+        if (a == null || FlowState.current() == null) {
+            return a.getCanonicalHostName();
+        }
+        Pins.checkAwait();
+        return reverseLookedUp(NameLookups.canonicalHostName(a));
+    }
+
+    /** Replaces {@code InetSocketAddress.getHostName()}: a reverse lookup when the address was made without a name. */
+    public static String hostName(InetSocketAddress a) {
+        if (a == null || FlowState.current() == null || !a.toString().startsWith("/")) {
+            return a.getHostName();
+        }
+        Pins.checkAwait();
+        return reverseLookedUp(NameLookups.hostName(a));
+    }
+
+    /**
+     * Replaces {@code new InetSocketAddress(String, int)}: a name is looked up as the JDK's constructor does (in a
+     * flow on a lookup thread), and one that does not resolve gives an unresolved address, as the JDK's; a null
+     * host or a port out of range throws the JDK's {@code IllegalArgumentException} before any lookup.
+     */
+    public static InetSocketAddress newInetSocketAddress(String host, int port) {
+        if (FlowState.current() == null || host == null || Polling.needsNoLookup(host) || port < 0 || port > 0xFFFF) {
+            return new InetSocketAddress(host, port);
+        }
+        Pins.checkAwait();
+        try {
+            return new InetSocketAddress(lookedUp(NameLookups.byName(host)), port);
+        } catch (UnknownHostException e) {
+            return InetSocketAddress.createUnresolved(host, port);
+        }
+    }
+
+    /**
+     * The result of a lookup running on a lookup thread, waited for as {@link #ready} waits; its {@code
+     * UnknownHostException} is thrown as a new one with the same message, made on this thread (the JDK's has no
+     * cause), its unchecked exceptions as they are.
+     */
+    private static <T> T lookedUp(CompletableFuture<T> lookup) throws UnknownHostException {
+        ready(lookup);
+        try {
+            return lookup.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof UnknownHostException) {
+                throw new UnknownHostException(e.getCause().getMessage());
+            }
+            throw unchecked(e);
+        }
+    }
+
+    /** {@link #lookedUp} for a reverse lookup, which throws nothing checked (the JDK's gives the address's literal). */
+    private static String reverseLookedUp(CompletableFuture<String> lookup) {
+        ready(lookup);
+        try {
+            return lookup.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** The unchecked exception {@code e} wraps, to be thrown (an {@code Error} is thrown here), or {@code e}. */
+    private static RuntimeException unchecked(java.util.concurrent.CompletionException e) {
+        if (e.getCause() instanceof Error) {
+            throw (Error) e.getCause();
+        }
+        return e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
     }
 
     // ---------------------------------------------------------------- transports

@@ -1,6 +1,7 @@
 package dev.flow.internal;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -10,11 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Name lookups off a flow's thread, for Flow's own sockets ({@link Awaits#newSocket(String, int)} and the factories'
- * {@code createSocket(host, port)}): the JDK's resolver blocks its caller, so a flow that connects by name waits for
- * a lookup made on one of {@value #THREADS} daemon threads ({@code flow-lookup-N}, started on demand, ended after
- * {@value #KEEP_ALIVE_SECONDS} s idle) instead of holding its worker. Lookups queue when all are busy. Public for
- * {@code Awaits}' copies in each loader; not copied into a loader itself: one pool per process. Thread-safe.
+ * Name lookups off a flow's thread: the JDK's resolver blocks its caller, so a flow that looks a name up (loaded
+ * code's {@code InetAddress.getByName}, {@code new InetSocketAddress(host, port)}, a reverse lookup, a connect by
+ * name through Flow's sockets: {@link Awaits}' name lookups) waits for the JDK's own call made on one of {@value
+ * #THREADS} daemon threads ({@code flow-lookup-N}, started on demand, ended after {@value #KEEP_ALIVE_SECONDS} s
+ * idle) instead of holding its worker. Lookups queue when all are busy. Each future completes with the JDK call's
+ * result or its exception. Public for {@code Awaits}' copies in each loader; not copied into a loader itself: one
+ * pool per process. Thread-safe.
  */
 public final class NameLookups {
 
@@ -39,23 +42,60 @@ public final class NameLookups {
         return p;
     }
 
-    /** Looks {@code host} up on a lookup thread: its address, or the JDK's {@link UnknownHostException}. */
-    public static CompletableFuture<InetAddress> lookup(String host) {
-        CompletableFuture<InetAddress> f = new CompletableFuture<>();
-        POOL.execute(() -> {
-            try {
-                f.complete(InetAddress.getByName(host));
-            } catch (UnknownHostException | RuntimeException | Error e) {
-                f.completeExceptionally(e);
-            } finally {
-                DONE.incrementAndGet();
-            }
-        });
-        return f;
+    /** {@code InetAddress.getByName(host)} on a lookup thread. */
+    public static CompletableFuture<InetAddress> byName(String host) {
+        return submit(() -> InetAddress.getByName(host));
+    }
+
+    /** {@code InetAddress.getAllByName(host)} on a lookup thread. */
+    public static CompletableFuture<InetAddress[]> allByName(String host) {
+        return submit(() -> InetAddress.getAllByName(host));
+    }
+
+    /** {@code InetAddress.getLocalHost()} on a lookup thread. */
+    public static CompletableFuture<InetAddress> localHost() {
+        return submit(InetAddress::getLocalHost);
+    }
+
+    /** {@code address.getHostName()} on a lookup thread. */
+    public static CompletableFuture<String> hostName(InetAddress address) {
+        return submit(address::getHostName);
+    }
+
+    /** {@code address.getCanonicalHostName()} on a lookup thread. */
+    public static CompletableFuture<String> canonicalHostName(InetAddress address) {
+        return submit(address::getCanonicalHostName);
+    }
+
+    /** {@code address.getHostName()} on a lookup thread. */
+    public static CompletableFuture<String> hostName(InetSocketAddress address) {
+        return submit(address::getHostName);
     }
 
     /** Lookups made so far on the lookup threads; for tests. */
     public static long done() {
         return DONE.get();
+    }
+
+    /** A JDK call that may ask the resolver. */
+    private interface Lookup<T> {
+        T call() throws UnknownHostException;
+    }
+
+    private static <T> CompletableFuture<T> submit(Lookup<T> lookup) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        POOL.execute(() -> {
+            T value;
+            try {
+                value = lookup.call();
+            } catch (UnknownHostException | RuntimeException | Error e) {
+                DONE.incrementAndGet(); // before the waiter can resume and read it
+                f.completeExceptionally(e);
+                return;
+            }
+            DONE.incrementAndGet();
+            f.complete(value);
+        });
+        return f;
     }
 }

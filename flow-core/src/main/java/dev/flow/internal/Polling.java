@@ -223,8 +223,8 @@ public final class Polling {
     }
 
     /**
-     * Called before a name lookup ({@code InetAddress.getByName/getAllByName(host)}, {@code new
-     * InetSocketAddress(host, port)}) registered as pin site {@code site}: in a flow it is reported as {@link
+     * Called before a name lookup that is no suspension point (a subclass's {@code super(host, port)} of {@code
+     * InetSocketAddress}) registered as pin site {@code site}: in a flow it is reported as {@link
      * #unsuspendable(int)} does unless {@code host} provably needs no lookup ({@link #needsNoLookup(Object)}).
      */
     public static void lookup(Object host, int site) {
@@ -269,18 +269,6 @@ public final class Polling {
             }
         }
         return parts == 4;
-    }
-
-    /**
-     * Called before {@code getHostName()} of an {@code InetAddress} or {@code InetSocketAddress} registered as pin
-     * site {@code site}: in a flow it is reported as {@link #unsuspendable(int)} does when the address has no
-     * name yet (its {@code toString()} starts with {@code /}, the JDK's form for an address without a host
-     * name), so that the call makes a reverse lookup; an address made from a name, or already named, is not.
-     */
-    public static void reverseLookup(Object address, int site) {
-        if (address != null && FlowState.current() != null && address.toString().startsWith("/")) {
-            report(site);
-        }
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.flow.FlowHandle;
 import dev.flow.FlowScheduler;
 import dev.flow.FlowStats;
 import dev.flow.SuspendPolicy;
+import dev.flow.internal.NameLookups;
 import dev.flow.internal.Pins;
 import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.FlowConnector;
@@ -34,7 +35,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * thread (sync), and through a lenient and a strict {@code ContinuationClassLoader} as flows on two workers,
  * many sessions at once. Every session gives the same transcript in every mode; the flows really suspend, and
  * no site pins. Jedis and HttpClient 5 also with no factory at all: their own {@code new Socket()} makes Flow's
- * sockets when loaded.
+ * sockets when loaded; and so given the server as {@code localhost}, a name each looks up before connecting, which
+ * a flow does on a lookup thread (strict included).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SocketBridgeLibrariesTest {
@@ -53,17 +55,33 @@ class SocketBridgeLibrariesTest {
         /** HttpClient 5's default connection manager, whose plain sockets are {@code new Socket()}. */
         HTTPCLIENT5_OWN_SOCKETS("flowtest.libraries.HttpClient5OwnSockets", new HttpProtocol(), null,
                 "org.apache.hc.client5", "org.apache.hc.core5"),
-        OKHTTP("flowtest.libraries.OkHttpSession", new HttpProtocol(), null, "okhttp3", "okio");
+        OKHTTP("flowtest.libraries.OkHttpSession", new HttpProtocol(), null, "okhttp3", "okio"),
+        /**
+         * Jedis making its own sockets to {@code localhost} by name: its socket factory looks the name up ({@code
+         * InetAddress.getAllByName}) before every connect.
+         */
+        JEDIS_BY_NAME("flowtest.libraries.JedisOwnSockets", new dev.flow.samples.redis.RedisProtocol(),
+                "PONG OK v 12 ERR value is not an integer or out of range OK3[v, null] 2", true, "redis.clients.jedis"),
+        /** HttpClient 5 to {@code http://localhost:port}: its default resolver looks the name up for each connection. */
+        HTTPCLIENT5_BY_NAME("flowtest.libraries.HttpClient5OwnSockets", new HttpProtocol(), null, true,
+                "org.apache.hc.client5", "org.apache.hc.core5");
 
         final String className;
         final SampleProtocol protocol;
         final String expected;
+        /** Whether the client is given the server's address as the name {@code localhost}, not as an IP literal. */
+        final boolean byName;
         final String[] packages;
 
         Client(String className, SampleProtocol protocol, String expected, String... packages) {
+            this(className, protocol, expected, false, packages);
+        }
+
+        Client(String className, SampleProtocol protocol, String expected, boolean byName, String... packages) {
             this.className = className;
             this.protocol = protocol;
             this.expected = expected;
+            this.byName = byName;
             this.packages = packages;
         }
 
@@ -106,7 +124,8 @@ class SocketBridgeLibrariesTest {
         SampleServer server = SampleServer.start(client.protocol,
                 LaunchOptions.parse(client.protocol.settings(), "--port", "0", "--mode", "continuation", "--workers", "2"));
         try {
-            InetSocketAddress address = server.address();
+            InetSocketAddress address = client.byName ? InetSocketAddress.createUnresolved("localhost", server.address().getPort())
+                    : server.address();
             SocketFactory sockets = connector.socketFactory();
             Object sync = newClient(client, client.getClass().getClassLoader(), sockets, address, "s").call();
             if (client.expected != null) {
@@ -114,6 +133,7 @@ class SocketBridgeLibrariesTest {
             }
             for (boolean strict : new boolean[] {false, true}) {
                 int warningsBefore = Pins.warnings().size();
+                long lookupsBefore = NameLookups.done();
                 ContinuationClassLoader loader = client.loader(strict);
                 try (FlowScheduler scheduler = FlowScheduler.builder().workers(2).policy(SuspendPolicy.immediately())
                         .name("bridge-" + client).build()) {
@@ -133,6 +153,9 @@ class SocketBridgeLibrariesTest {
                     assertTrue(stats.resumed() >= SESSIONS, "the flows suspended: " + stats);
                     assertEquals(List.of(), pinned, "pinned sites");
                     assertEquals(SESSIONS, stats.completed(), stats.toString());
+                    long lookups = NameLookups.done() - lookupsBefore;
+                    assertTrue(client.byName ? lookups >= SESSIONS : lookups == 0,
+                            "the flows' name lookups on lookup threads: " + lookups);
                 }
             }
         } finally {

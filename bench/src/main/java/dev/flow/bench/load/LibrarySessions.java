@@ -12,15 +12,19 @@ import dev.flow.loader.ContinuationClassLoader;
 import dev.flow.mina.Dispatch;
 import dev.flow.mina.FlowConnector;
 import dev.flow.mina.FlowSocketFactory;
+import dev.flow.spi.SuspensionPointProvider;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
+import java.net.URL;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,8 +73,9 @@ import javax.net.SocketFactory;
  * default connector's I/O threads, its default {@code Dispatch.ADAPTIVE}) and {@code continuation-strict-workers}
  * (strict, the sockets from a connector of the library's own with {@code Dispatch.WORKERS}, the connectors' default
  * before {@code ADAPTIVE}; not for pgjdbc, which takes its factory by class name), {@code threads-instrumented} and
- * {@code virtual-instrumented} (the continuation mode's instrumented classes run on a platform or virtual thread per
- * session over the JDK's sockets: outside a flow nothing suspends, so their CPU against {@code threads}' or {@code
+ * {@code virtual-instrumented} (the library instrumented as for the continuation modes, less {@code
+ * flow-mina-transport}'s points, which would make the sockets it allocates itself Flow's: run on a platform or
+ * virtual thread per session over the JDK's sockets: outside a flow nothing suspends, so their CPU against {@code threads}' or {@code
  * virtual}'s is what the instrumented code costs by itself, without Flow's scheduler and transport). The first {@code
  * --warmup-rounds} rounds (default 3: with one, the JIT compiler was still half of both modes' CPU in the next
  * rounds) warm up (first loads, the instrumentation, JIT) and are printed apart as {@code warm-up}, not in the
@@ -269,8 +274,9 @@ public final class LibrarySessions {
             ContinuationClassLoader strict = ContinuationClassLoader.builder().include(packages).strict(true).build();
             loaded.put("continuation-strict", new Loaded(strict, FlowSocketFactory.getDefault()));
             loaded.put("continuation-strict-workers", new Loaded(strict, workersConnector.socketFactory()));
+            ContinuationClassLoader jdkSockets = instrumentedOnThreads(packages);
             for (String instrumented : List.of("threads-instrumented", "virtual-instrumented")) {
-                loaded.put(instrumented, new Loaded(loaded.get("continuation").loader(), null));
+                loaded.put(instrumented, new Loaded(jdkSockets, null));
             }
             String expected = String.valueOf(target.session(ClassLoader.getSystemClassLoader(), null, "alone").call());
             for (String mode : modes) {
@@ -313,6 +319,34 @@ public final class LibrarySessions {
     /** Whether {@code mode} runs the sessions as flows. */
     static boolean isFlow(String mode) {
         return mode.startsWith("continuation");
+    }
+
+    /**
+     * The instrumented modes' loader of {@code packages}: lenient, as the continuation mode's, but over {@link
+     * WithoutProviderPoints}, so that the instrumented code runs over the JDK's sockets (flow-mina-transport's points
+     * would make the sockets it allocates and its default factories Flow's, used from threads).
+     */
+    static ContinuationClassLoader instrumentedOnThreads(String... packages) {
+        return ContinuationClassLoader.builder().parent(new WithoutProviderPoints(ClassLoader.getSystemClassLoader()))
+                .include(packages).build();
+    }
+
+    /**
+     * A parent for the instrumented modes' loader: the system class loader, less the {@code SuspensionPointProvider}
+     * services it lists ({@code flow-mina-transport}'s {@code MinaSuspensionPoints}), so that the loader keeps the
+     * JDK's socket allocations and default factories and adds nothing else to the built-in points.
+     */
+    static final class WithoutProviderPoints extends ClassLoader {
+        private static final String PROVIDERS = "META-INF/services/" + SuspensionPointProvider.class.getName();
+
+        WithoutProviderPoints(ClassLoader parent) {
+            super("without-provider-points", parent);
+        }
+
+        @Override
+        public Enumeration<URL> getResources(String name) throws IOException {
+            return name.equals(PROVIDERS) ? Collections.emptyEnumeration() : super.getResources(name);
+        }
     }
 
     /**

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.flow.bench.VirtualThreads;
+import dev.flow.loader.ContinuationClassLoader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -105,6 +107,16 @@ class LibrarySessionsTest {
             assertTrue(r.instrumented(), "the sessions' classes are the continuation loader's: " + r);
             assertEquals(0, r.resumptions(), "threads, not flows: nothing resumed: " + r);
         }
+    }
+
+    @Test
+    void theInstrumentedModesLoaderLeavesTheSocketsTheCodeAllocatesTheJdksWhereTheContinuationLoaderMakesThemFlows()
+            throws Exception {
+        String fixture = "flowtest.bench.SocketKinds";
+        assertEquals("java.net.Socket javax.net.DefaultSocketFactory",
+                LibrarySessions.instrumentedOnThreads("flowtest.bench").newInstance(Callable.class, fixture).call());
+        assertEquals("dev.flow.mina.FlowSocket dev.flow.mina.FlowSocketFactory",
+                ContinuationClassLoader.builder().include("flowtest.bench").build().newInstance(Callable.class, fixture).call());
     }
 
     @Test

@@ -54,6 +54,7 @@ public final class BuiltinSuspensionPoints {
         p.add(SuspensionPoint.replaceWithStatic("dev/flow/Connector", "connect", "()Ldev/flow/Transport;",
                 AWAITS, "connect", "(Ldev/flow/Connector;)Ldev/flow/Transport;"));
         sockets(p);
+        lookups(p);
         p.add(SuspensionPoint.awaitReceiverInterruptibly("java/util/concurrent/Future", "get", "()Ljava/lang/Object;"));
         p.add(SuspensionPoint.replaceWithStatic("java/util/concurrent/Future", "get",
                 "(JLjava/util/concurrent/TimeUnit;)Ljava/lang/Object;",
@@ -154,6 +155,32 @@ public final class BuiltinSuspensionPoints {
             p.add(SuspensionPoint.replaceWithStatic(SOCKET_FACTORY, "createSocket", from,
                     AWAITS, "createSocket", "(L" + SOCKET_FACTORY + ";" + from.substring(1)));
         }
+    }
+
+    private static final String INET = "java/net/InetAddress";
+    private static final String INET_SOCKET_ADDRESS = "java/net/InetSocketAddress";
+
+    /**
+     * Name lookups: {@code InetAddress.getByName/getAllByName/getLocalHost}, {@code new InetSocketAddress(String,
+     * int)} and the reverse lookups ({@code getHostName}, {@code getCanonicalHostName}). In a flow, those that ask
+     * the resolver run on a lookup thread while the flow suspends; the others (IP literals, an address's known
+     * name) and every call outside a flow run in place.
+     */
+    private static void lookups(List<SuspensionPoint> p) {
+        p.add(SuspensionPoint.replaceWithStatic(INET, "getByName", "(Ljava/lang/String;)L" + INET + ";",
+                AWAITS, "getByName", "(Ljava/lang/String;)L" + INET + ";"));
+        p.add(SuspensionPoint.replaceWithStatic(INET, "getAllByName", "(Ljava/lang/String;)[L" + INET + ";",
+                AWAITS, "getAllByName", "(Ljava/lang/String;)[L" + INET + ";"));
+        p.add(SuspensionPoint.replaceWithStatic(INET, "getLocalHost", "()L" + INET + ";",
+                AWAITS, "getLocalHost", "()L" + INET + ";"));
+        p.add(SuspensionPoint.replaceWithStatic(INET, "getHostName", "()Ljava/lang/String;",
+                AWAITS, "hostName", "(L" + INET + ";)Ljava/lang/String;"));
+        p.add(SuspensionPoint.replaceWithStatic(INET, "getCanonicalHostName", "()Ljava/lang/String;",
+                AWAITS, "canonicalHostName", "(L" + INET + ";)Ljava/lang/String;"));
+        p.add(SuspensionPoint.replaceWithStatic(INET_SOCKET_ADDRESS, "getHostName", "()Ljava/lang/String;",
+                AWAITS, "hostName", "(L" + INET_SOCKET_ADDRESS + ";)Ljava/lang/String;"));
+        p.add(SuspensionPoint.replaceConstructor(INET_SOCKET_ADDRESS, "(Ljava/lang/String;I)V", AWAITS,
+                "newInetSocketAddress"));
     }
 
     /** An instance method replaced by the {@code PrimitiveAwaits} method of the same name taking the receiver first. */

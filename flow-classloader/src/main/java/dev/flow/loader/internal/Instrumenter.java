@@ -1255,13 +1255,16 @@ public final class Instrumenter {
     /**
      * Rewrites a suspension point; returns the first and last instruction of the new code. A strict
      * loader first calls {@code Pins.checkAwait()}, which refuses the await if the flow is pinned,
-     * whether or not it would block. {@code java.io} stream points are the exception: only a
-     * transport's own views suspend, so their replacements make that check for views themselves.
+     * whether or not it would block. {@code java.io} stream points are an exception: only a
+     * transport's own views suspend, so their replacements make that check for views themselves. Name
+     * lookups are the other ({@link #CHECK_THEIR_OWN_PINS}): one that asks no resolver (an IP literal, an
+     * address's known name) does not wait, so their replacements make the check only when they would.
      */
     private AbstractInsnNode[] rewritePoint(MethodNode mn, MethodInsnNode c, SuspensionPoint p, String className,
                                             String method, int line) {
         AbstractInsnNode[] range = rewriteCall(mn, c, p, className, method, line);
-        if (!strict || p.owner().equals("java/io/InputStream") || p.owner().equals("java/io/OutputStream")) {
+        if (!strict || p.owner().equals("java/io/InputStream") || p.owner().equals("java/io/OutputStream")
+                || CHECK_THEIR_OWN_PINS.contains(p.replacementOwner() + '.' + p.replacementName())) {
             return range;
         }
         MethodInsnNode check = new MethodInsnNode(Opcodes.INVOKESTATIC, Names.PINS, "checkAwait", "()V", false);
@@ -1324,6 +1327,14 @@ public final class Instrumenter {
             Names.AWAITS + ".inputRead", Names.AWAITS + ".inputReadNBytes", Names.AWAITS + ".inputSkip",
             Names.AWAITS + ".outputWrite", Names.AWAITS + ".socketConnect", Names.AWAITS + ".socketConnectTimed",
             Names.AWAITS + ".createSocket");
+
+    /**
+     * The name lookups' replacements, which call {@code Pins.checkAwait()} themselves when they ask the resolver,
+     * instead of the strict loader's check before every suspension point.
+     */
+    private static final Set<String> CHECK_THEIR_OWN_PINS = Set.of(Names.AWAITS + ".getByName",
+            Names.AWAITS + ".getAllByName", Names.AWAITS + ".getLocalHost", Names.AWAITS + ".hostName",
+            Names.AWAITS + ".canonicalHostName", Names.AWAITS + ".newInetSocketAddress");
 
     private static final String TIMED_RESULT = "(JLjava/util/concurrent/TimeUnit;)";
 

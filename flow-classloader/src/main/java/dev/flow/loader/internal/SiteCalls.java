@@ -41,8 +41,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       are and are preceded by {@code Polling.piped(receiver, site)}, which reports them likewise when
  *       the receiver is a pipe or another stream that waits inside the JDK (a JDK socket's, a process's,
  *       {@code System.in}).
- *   <li>The JDK's network waits whose answer depends on the receiver or an argument (a name lookup of a name,
- *       not of an IP literal; a URL connection other than a local file's; a channel in blocking mode; a
+ *   <li>The JDK's network waits whose answer depends on the receiver or an argument (a URL connection other than a local file's; a channel in blocking mode; a
  *       {@code Scanner} made over a source that waits inside the JDK: {@link #network()}) stay as they are and are
  *       preceded by {@code Polling.<check>(value, site)}, which reports them likewise when they wait; the
  *       connecting {@code Socket} constructors are {@code UNSUSPENDABLE} rules matched on their own class only.
@@ -199,9 +198,9 @@ final class SiteCalls {
      * The JDK's network calls that wait inside the JDK, out of Flow's transports (a {@code Socket.connect} is a
      * suspension point that reports a plain JDK socket in its replacement): the connecting {@code Socket}
      * constructors (the host, port forms; not {@code Socket()}, {@code Socket(Proxy)}, {@code Socket(SocketImpl)});
-     * name lookups ({@code getByName}, {@code getAllByName}, {@code new InetSocketAddress(String, int)} unless an
-     * IP literal; {@code getLocalHost}, {@code getCanonicalHostName}, {@code isReachable} always; {@code
-     * getHostName} of an address without a name); URL connections (unless a local file: {@code
+     * {@code InetAddress.isReachable}; a subclass's {@code super(host, port)} of {@code InetSocketAddress} unless
+     * an IP literal (a name lookup; every {@code new InetSocketAddress(String, int)} and the other lookups are
+     * suspension points, {@code BuiltinSuspensionPoints}); URL connections (unless a local file: {@code
      * Polling.isLocal}); the reads, writes, connects, accepts, receives and sends of channels in blocking mode
      * ({@code SocketChannel.open(SocketAddress)} always); and a {@code Scanner} made over a source that waits
      * inside the JDK (reported where it is made: every read of it is inside the JDK).
@@ -213,14 +212,8 @@ final class SiteCalls {
             out.add(blockingConstructor("java/net/Socket", "(" + host + "IZ)V"));
             out.add(blockingConstructor("java/net/Socket", "(" + host + "I" + ADDRESS + "I)V"));
         }
-        out.add(checkedArgument(INET, "getByName", "(" + STRING + ")", LOOKUP, 0));
-        out.add(checkedArgument(INET, "getAllByName", "(" + STRING + ")", LOOKUP, 0));
         out.add(checkedArgument("java/net/InetSocketAddress", "<init>", "(" + STRING + "I)V", LOOKUP, 0));
-        out.add(blockingStatic(INET, "getLocalHost", "()"));
-        out.add(blocking(INET, "getCanonicalHostName", "()"));
         out.add(blocking(INET, "isReachable", "("));
-        out.add(checked(INET, "getHostName", "()", "reverseLookup"));
-        out.add(checked("java/net/InetSocketAddress", "getHostName", "()", "reverseLookup"));
         out.add(checked(URL, "openStream", "()", URL_CONNECT));
         out.add(checked(URL, "getContent", "(", URL_CONNECT));
         for (String name : new String[] {"connect", "getInputStream", "getOutputStream", "getContent", "getHeaderField",

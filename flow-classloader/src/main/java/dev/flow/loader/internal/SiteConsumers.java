@@ -37,7 +37,7 @@ public final class SiteConsumers {
             Names.AWAITS + ".createSocket(Ljavax/net/SocketFactory;Ljava/net/InetAddress;II)Ljava/net/Socket;",
             Names.AWAITS + ".createSocket(Ljavax/net/SocketFactory;Ljava/lang/String;ILjava/net/InetAddress;II)Ljava/net/Socket;",
             Names.AWAITS + ".createSocket(Ljavax/net/SocketFactory;Ljava/net/InetAddress;ILjava/net/InetAddress;II)Ljava/net/Socket;",
-            "dev/flow/internal/Polling.lookup(Ljava/lang/Object;I)V", "dev/flow/internal/Polling.reverseLookup(Ljava/lang/Object;I)V",
+            "dev/flow/internal/Polling.lookup(Ljava/lang/Object;I)V",
             "dev/flow/internal/Polling.urlConnect(Ljava/lang/Object;I)V", "dev/flow/internal/Polling.blockingChannel(Ljava/lang/Object;I)V",
             "dev/flow/internal/Polling.scannerSource(Ljava/lang/Object;I)V");
 

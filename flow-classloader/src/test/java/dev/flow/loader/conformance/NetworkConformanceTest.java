@@ -4,10 +4,12 @@ import java.util.stream.Stream;
 
 /**
  * The JDK's network calls that wait inside the JDK, out of Flow's reach: connects and connecting
- * constructors of plain JDK sockets, name lookups of names, URL connections other than local files,
- * blocking channels' reads, writes, connects and accepts, a {@code Scanner} over a socket. Each is reported
- * at its call site and refused in strict mode; their forms that provably do not wait (IP literals, local
- * URLs, non-blocking channels, a {@code Scanner} over a string) are not.
+ * constructors of plain JDK sockets, URL connections other than local files, blocking channels' reads, writes,
+ * connects and accepts, a {@code Scanner} over a socket. Each is reported at its call site and refused in strict
+ * mode; their forms that provably do not wait (local URLs, non-blocking channels, a {@code Scanner} over a string)
+ * are not. Name lookups (forward, reverse, the local host's, a socket address's) are suspension points: the same
+ * results everywhere, strict included; a lookup of a name under a monitor pins, one of a literal does not; that a flow's lookups run on the lookup
+ * threads is {@code NameLookupsTest}'s.
  */
 class NetworkConformanceTest extends ConformanceSuite {
 
@@ -24,12 +26,17 @@ class NetworkConformanceTest extends ConformanceSuite {
                 Case.of(p + "SocketConstructorByHostConnects").pins(blocking),
                 Case.of(p + "JdkSocketFactoryConnects").pins(blocking),
                 Case.of(p + "UnconnectedSocketsAreNotReported"),
-                Case.of(p + "LookupByName").pins(blocking),
-                Case.of(p + "LookupAllByName").pins(blocking),
-                Case.of(p + "LookupLocalHost").pins(blocking),
-                Case.of(p + "ReverseLookupHostName").pins(blocking),
-                Case.of(p + "CanonicalHostName").pins(blocking),
-                Case.of(p + "SocketAddressResolves").pins(blocking),
+                Case.of(p + "LookupByName"),
+                Case.of(p + "LookupAllByName"),
+                Case.of(p + "LookupLocalHost"),
+                Case.of(p + "ReverseLookupHostName"),
+                Case.of(p + "CanonicalHostName"),
+                Case.of(p + "SocketAddressResolves"),
+                Case.of(p + "SocketAddressReverseLookup"),
+                Case.of(p + "UnknownNamesAreNotFound"),
+                Case.of(p + "SocketAddressArgumentsAreChecked"),
+                Case.of(p + "LookupInSynchronizedBlockPins").pins("a synchronized block holds a monitor"),
+                Case.of(p + "LiteralLookupInSynchronizedBlock"),
                 Case.of(p + "LiteralsAreNotLookedUp"),
                 Case.of(p + "HttpUrlOpenStream").pins(blocking),
                 Case.of(p + "HttpUrlConnectionResponseCode").pins(blocking),

@@ -1,0 +1,2 @@
+/** Fixtures the bench's tests load through a {@code ContinuationClassLoader}. */
+package flowtest.bench;
