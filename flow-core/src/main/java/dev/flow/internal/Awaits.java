@@ -687,12 +687,12 @@ public final class Awaits {
     }
 
     /**
-     * The result of a lookup running on a lookup thread, waited for as {@link #ready} waits; its {@code
+     * The result of a lookup running on a lookup thread, waited for by {@link #awaitLookup}; its {@code
      * UnknownHostException} is thrown as a new one with the same message, made on this thread (the JDK's has no
      * cause), its unchecked exceptions as they are.
      */
     private static <T> T lookedUp(CompletableFuture<T> lookup) throws UnknownHostException {
-        ready(lookup);
+        awaitLookup(lookup);
         try {
             return lookup.join();
         } catch (java.util.concurrent.CompletionException e) {
@@ -705,11 +705,24 @@ public final class Awaits {
 
     /** {@link #lookedUp} for a reverse lookup, which throws nothing checked (the JDK's gives the address's literal). */
     private static String reverseLookedUp(CompletableFuture<String> lookup) {
-        ready(lookup);
+        awaitLookup(lookup);
         try {
             return lookup.join();
         } catch (java.util.concurrent.CompletionException e) {
             throw unchecked(e);
+        }
+    }
+
+    /**
+     * Waits for {@code lookup} as {@link #ready} does, but whether or not it is done yet: a flow suspends (and resumes
+     * at once if it is), a pinned flow reports its pinned wait and blocks, so that a lookup in a pinned frame is
+     * reported every time, not only when the lookup thread is slower than this one.
+     */
+    private static void awaitLookup(CompletableFuture<?> lookup) {
+        FlowState f = FlowState.prepare(lookup, 0, FlowState.UNINTERRUPTIBLE);
+        if (f != null) {
+            Continuation.suspend();
+            f.afterResume();
         }
     }
 
