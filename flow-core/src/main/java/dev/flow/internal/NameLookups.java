@@ -15,13 +15,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * code's {@code InetAddress.getByName}, {@code new InetSocketAddress(host, port)}, a reverse lookup, a connect by
  * name through Flow's sockets: {@link Awaits}' name lookups) waits for the JDK's own call made on one of {@value
  * #THREADS} daemon threads ({@code flow-lookup-N}, started on demand, ended after {@value #KEEP_ALIVE_SECONDS} s
- * idle) instead of holding its worker. Lookups queue when all are busy. Each future completes with the JDK call's
- * result or its exception. Public for {@code Awaits}' copies in each loader; not copied into a loader itself: one
- * pool per process. Thread-safe.
+ * idle) instead of holding its worker. Lookups queue when all are busy: a resolver that hangs on a name holds one
+ * thread, and holds back other names' lookups only when {@value #THREADS} hang at once (platform threads each block
+ * on their own; virtual threads' carriers are compensated up to 256). A pool that grew per hung lookup was tried and
+ * made every lookup's hop slower (bench/RESULTS.md, v43). Each future completes with the JDK call's result or its
+ * exception. Public for {@code Awaits}' copies in each loader; not copied into a loader itself: one pool per
+ * process. Thread-safe.
  */
 public final class NameLookups {
 
-    static final int THREADS = 4;
+    static final int THREADS = 16;
     static final int KEEP_ALIVE_SECONDS = 10;
 
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
@@ -77,12 +80,18 @@ public final class NameLookups {
         return DONE.get();
     }
 
+    /** Lookup threads started so far; for tests. */
+    static int started() {
+        return THREAD_IDS.get();
+    }
+
     /** A JDK call that may ask the resolver. */
-    private interface Lookup<T> {
+    interface Lookup<T> {
         T call() throws UnknownHostException;
     }
 
-    private static <T> CompletableFuture<T> submit(Lookup<T> lookup) {
+    /** {@code lookup} on a lookup thread. */
+    static <T> CompletableFuture<T> submit(Lookup<T> lookup) {
         CompletableFuture<T> f = new CompletableFuture<>();
         POOL.execute(() -> {
             T value;
