@@ -75,8 +75,9 @@ import javax.net.SocketFactory;
  * before {@code ADAPTIVE}; not for pgjdbc, which takes its factory by class name), {@code threads-instrumented} and
  * {@code virtual-instrumented} (the library instrumented as for the continuation modes, less {@code
  * flow-mina-transport}'s points, which would make the sockets it allocates itself Flow's: run on a platform or
- * virtual thread per session over the JDK's sockets: outside a flow nothing suspends, so their CPU against {@code threads}' or {@code
- * virtual}'s is what the instrumented code costs by itself, without Flow's scheduler and transport). The first {@code
+ * virtual thread per session over the JDK's sockets: outside a flow nothing suspends, so their CPU against {@code
+ * threads}' or {@code virtual}'s is what the instrumented code costs by itself, without Flow's scheduler and
+ * transport). The first {@code
  * --warmup-rounds} rounds (default 3: with one, the JIT compiler was still half of both modes' CPU in the next
  * rounds) warm up (first loads, the instrumentation, JIT) and are printed apart as {@code warm-up}, not in the
  * medians. Every session must return the text of a session run alone on the main thread; each wait is bounded
