@@ -7,7 +7,8 @@ import dev.flow.SuspendPolicy;
 import dev.flow.internal.NameLookups;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -51,24 +52,11 @@ class NameLookupsTest {
         assertEquals(lookups, NameLookups.done() - before, () -> fixture + " as a flow gave " + value);
 
         before = NameLookups.done();
-        Callable<?> onThread = strict.newInstance(Callable.class, name);
-        AtomicReference<Object> out = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                out.set(onThread.call());
-            } catch (Exception e) {
-                out.set(e);
-            }
-        }, "lookups-plain");
-        t.start();
-        t.join(DEADLINE.toMillis());
-        assertEquals(false, t.isAlive(), "the plain thread's run ended");
-        assertEquals(value, out.get(), "the plain thread's result is the flow's");
+        FutureTask<Object> onThread = new FutureTask<>(strict.newInstance(Callable.class, name));
+        new Thread(onThread, "lookups-plain").start();
+        assertEquals(value, onThread.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS),
+                "the plain thread's result is the flow's");
         assertEquals(0, NameLookups.done() - before, "a plain thread looks names up in place");
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!scheduler.stats().isIdle() && System.nanoTime() < deadline) {
-            Thread.yield();
-        }
-        assertEquals(true, scheduler.stats().isIdle(), () -> "flows left: " + scheduler.stats());
+        TestSupport.awaitIdle(scheduler);
     }
 }

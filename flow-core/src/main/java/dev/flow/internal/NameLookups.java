@@ -80,11 +80,6 @@ public final class NameLookups {
         return DONE.get();
     }
 
-    /** Lookup threads started so far; for tests. */
-    static int started() {
-        return THREAD_IDS.get();
-    }
-
     /** A JDK call that may ask the resolver. */
     interface Lookup<T> {
         T call() throws UnknownHostException;
